@@ -1,0 +1,159 @@
+package org.jmca.config;
+
+import java.io.IOException;
+import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import org.jmca.mca.param.ParameterException;
+import org.jmca.mca.param.ParameterRegistry;
+import org.jmca.mca.param.RawValue;
+import org.jmca.mca.param.ValueSource;
+import org.jmca.mca.param.ValueSource.Kind;
+
+/**
+ * Gathers the settings of every parameter source into the list a {@link ParameterRegistry}
+ * resolves, lowest precedence first:
+ * <ol>
+ *   <li>{@code reference.conf} resources on the class path (their {@code jmca} object)</li>
+ *   <li>the system file {@code $JMCA_HOME/etc/mca-params.conf}</li>
+ *   <li>the user file {@code ~/.jmca/mca-params.conf}</li>
+ *   <li>{@code --tune FILE}s, a later file above an earlier one</li>
+ *   <li>environment variables {@code JMCA_MCA_<name>}</li>
+ *   <li>{@code --mca <name> <value>}, a later flag above an earlier one</li>
+ * </ol>
+ * The API sits above all of these, and a parameter's declared default below.
+ * The system and user files are optional; a {@code --tune} file that does not exist is an error.
+ */
+public final class McaSources {
+    /** Prefix of the environment variables that set parameters. */
+    public static final String ENV_PREFIX = "JMCA_MCA_";
+    /** Name of the user and system parameter files. */
+    public static final String FILE_NAME = "mca-params.conf";
+
+    private List<Map.Entry<String, String>> commandLine = List.of();
+    private Map<String, String> environment = Map.of();
+    private List<Path> tuneFiles = List.of();
+    private Path userHome;
+    private Path jmcaHome;
+    private ClassLoader classLoader;
+
+    private McaSources() {
+    }
+
+    /** Sources of this process: its environment, {@code user.home}, {@code JMCA_HOME}, its class loader. */
+    public static McaSources ofProcess() {
+        McaSources sources = new McaSources().environment(System.getenv())
+                .userHome(Path.of(System.getProperty("user.home")))
+                .classLoader(Thread.currentThread().getContextClassLoader());
+        String home = System.getenv("JMCA_HOME");
+        return home == null || home.isBlank() ? sources : sources.jmcaHome(Path.of(home));
+    }
+
+    /** Sources with nothing set: tests add what they need. */
+    public static McaSources empty() {
+        return new McaSources();
+    }
+
+    /** {@code --mca} pairs in the order given. */
+    public McaSources commandLine(List<Map.Entry<String, String>> pairs) {
+        this.commandLine = List.copyOf(pairs);
+        return this;
+    }
+
+    public McaSources environment(Map<String, String> variables) {
+        this.environment = Map.copyOf(variables);
+        return this;
+    }
+
+    public McaSources tuneFiles(List<Path> files) {
+        this.tuneFiles = List.copyOf(files);
+        return this;
+    }
+
+    public McaSources userHome(Path home) {
+        this.userHome = home;
+        return this;
+    }
+
+    public McaSources jmcaHome(Path home) {
+        this.jmcaHome = home;
+        return this;
+    }
+
+    /** Where {@code reference.conf} resources are looked for; none when not set. */
+    public McaSources classLoader(ClassLoader loader) {
+        this.classLoader = loader;
+        return this;
+    }
+
+    /** The user file, {@code ~/.jmca/mca-params.conf}, or null without a home. */
+    public Path userFile() {
+        return userHome == null ? null : userHome.resolve(".jmca").resolve(FILE_NAME);
+    }
+
+    /** The system file, {@code $JMCA_HOME/etc/mca-params.conf}, or null without JMCA_HOME. */
+    public Path systemFile() {
+        return jmcaHome == null ? null : jmcaHome.resolve("etc").resolve(FILE_NAME);
+    }
+
+    /**
+     * Reads every source.
+     *
+     * @throws ParameterException naming the file and line of anything it cannot read
+     */
+    public List<RawValue> read() {
+        List<RawValue> values = new ArrayList<>(referenceDefaults());
+        values.addAll(optionalFile(systemFile(), Kind.SYSTEM_FILE));
+        values.addAll(optionalFile(userFile(), Kind.USER_FILE));
+        for (Path tune : tuneFiles) {
+            if (!Files.isRegularFile(tune)) {
+                throw new ParameterException("--tune file " + tune + " does not exist or is not a file");
+            }
+            values.addAll(ParameterFile.read(tune, Kind.TUNE_FILE));
+        }
+        // Sorted so that the order of the environment map does not matter.
+        new TreeMap<>(environment).forEach((variable, value) -> {
+            if (variable.startsWith(ENV_PREFIX) && variable.length() > ENV_PREFIX.length()) {
+                values.add(new RawValue(variable.substring(ENV_PREFIX.length()), value,
+                        new ValueSource(Kind.ENVIRONMENT, variable)));
+            }
+        });
+        for (Map.Entry<String, String> pair : commandLine) {
+            values.add(new RawValue(pair.getKey(), pair.getValue(),
+                    new ValueSource(Kind.COMMAND_LINE, "--mca " + pair.getKey())));
+        }
+        return values;
+    }
+
+    /** A registry resolving every parameter against these sources. */
+    public ParameterRegistry registry() {
+        return new ParameterRegistry(read());
+    }
+
+    private List<RawValue> referenceDefaults() {
+        if (classLoader == null) {
+            return List.of();
+        }
+        List<RawValue> values = new ArrayList<>();
+        try {
+            for (URL resource : Collections.list(classLoader.getResources("reference.conf"))) {
+                values.addAll(ParameterFile.readReference(resource));
+            }
+        } catch (IOException e) {
+            throw new ParameterException("reference.conf files cannot be listed: " + e.getMessage(), e);
+        }
+        return values;
+    }
+
+    private static List<RawValue> optionalFile(Path file, Kind kind) {
+        return file != null && Files.isRegularFile(Objects.requireNonNull(file))
+                ? ParameterFile.read(file, kind)
+                : List.of();
+    }
+}

@@ -1,0 +1,157 @@
+package org.jmca.config;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigException;
+import com.typesafe.config.ConfigFactory;
+import com.typesafe.config.ConfigParseOptions;
+import com.typesafe.config.ConfigSyntax;
+import com.typesafe.config.ConfigUtil;
+import com.typesafe.config.ConfigValue;
+import com.typesafe.config.ConfigValueType;
+import java.io.IOException;
+import java.io.Reader;
+import java.io.StringReader;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.jmca.mca.param.ParameterException;
+import org.jmca.mca.param.RawValue;
+import org.jmca.mca.param.ValueSource;
+
+/**
+ * Reads a parameter file in either of two syntaxes.
+ *
+ * <p><b>Open MPI's</b>: one {@code name = value} per line, {@code #} comments; the value is the
+ * rest of the line, so {@code btl = ^tcp} and {@code btl = self,sm} work as they do in Open MPI.
+ * A file whose every line has that form is read this way.
+ *
+ * <p><b>HOCON</b> (Typesafe Config) otherwise: nested objects are joined with {@code _}, so
+ * {@code btl.tcp { eager_limit = 64k }} sets {@code btl_tcp_eager_limit}, and a list such as
+ * {@code btl = [self, tcp]} becomes {@code self,tcp}.
+ *
+ * <p>Every value carries its file and line; a file that is neither is an error naming both.
+ */
+public final class ParameterFile {
+    private static final Pattern OPEN_MPI_LINE =
+            Pattern.compile("\\s*([A-Za-z_][A-Za-z0-9_]*)\\s*=\\s*([^\\s{\\[].*?)?\\s*");
+    private static final Pattern TRAILING_COMMENT = Pattern.compile("\\s+#.*$");
+
+    private ParameterFile() {
+    }
+
+    /**
+     * Reads a file.
+     *
+     * @throws ParameterException naming the file and line of the first thing it cannot read
+     */
+    public static List<RawValue> read(Path file, ValueSource.Kind kind) {
+        String text;
+        try {
+            text = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new ParameterException(kind.label() + " " + file + " cannot be read: " + e.getMessage(), e);
+        }
+        return parse(text, file.toString(), kind);
+    }
+
+    /** Reads a {@code reference.conf} resource: only its {@code jmca} object is JMCA's. */
+    static List<RawValue> readReference(URL resource) {
+        String name = resource.toString();
+        Config config;
+        try {
+            config = ConfigFactory.parseURL(resource, ConfigParseOptions.defaults().setAllowMissing(false));
+        } catch (ConfigException e) {
+            throw error(ValueSource.Kind.REFERENCE_CONF, name, e);
+        }
+        return config.hasPath("jmca")
+                ? flatten(config.getConfig("jmca").resolve(), name, ValueSource.Kind.REFERENCE_CONF)
+                : List.of();
+    }
+
+    /** Parses file text; {@code name} is how the file is named in values' sources and errors. */
+    static List<RawValue> parse(String text, String name, ValueSource.Kind kind) {
+        List<RawValue> openMpi = parseOpenMpi(text, name, kind);
+        if (openMpi != null) {
+            return openMpi;
+        }
+        try (Reader reader = new StringReader(text)) {
+            Config config = ConfigFactory.parseReader(reader,
+                    ConfigParseOptions.defaults().setSyntax(ConfigSyntax.CONF).setOriginDescription(name));
+            return flatten(config.resolve(), name, kind);
+        } catch (ConfigException e) {
+            throw error(kind, name, e);
+        } catch (IOException e) {
+            throw new ParameterException(kind.label() + " " + name + " cannot be read: " + e.getMessage(), e);
+        }
+    }
+
+    /** The values of an Open MPI style file, or null if some line is not {@code name = value}. */
+    private static List<RawValue> parseOpenMpi(String text, String name, ValueSource.Kind kind) {
+        List<RawValue> values = new ArrayList<>();
+        String[] lines = text.split("\\R", -1);
+        for (int i = 0; i < lines.length; i++) {
+            String line = lines[i].strip();
+            if (line.isEmpty() || line.startsWith("#")) {
+                continue;
+            }
+            Matcher m = OPEN_MPI_LINE.matcher(TRAILING_COMMENT.matcher(line).replaceFirst(""));
+            if (!m.matches()) {
+                return null;
+            }
+            String value = m.group(2) == null ? "" : unquote(m.group(2));
+            values.add(new RawValue(m.group(1), value, ValueSource.file(kind, name, i + 1)));
+        }
+        return values;
+    }
+
+    private static String unquote(String value) {
+        boolean quoted = value.length() >= 2
+                && (value.startsWith("\"") && value.endsWith("\"") || value.startsWith("'") && value.endsWith("'"));
+        return quoted ? value.substring(1, value.length() - 1) : value;
+    }
+
+    private static List<RawValue> flatten(Config config, String name, ValueSource.Kind kind) {
+        record Located(int line, RawValue value) { }
+        List<Located> values = new ArrayList<>();
+        for (Map.Entry<String, ConfigValue> entry : config.entrySet()) {
+            String key = String.join("_", ConfigUtil.splitPath(entry.getKey()));
+            ConfigValue value = entry.getValue();
+            int line = value.origin().lineNumber();
+            ValueSource source = ValueSource.file(kind, name, line);
+            values.add(new Located(line, new RawValue(key, text(value, key, source), source)));
+        }
+        // entrySet has no order, and a.b and a_b name one parameter: the later line wins.
+        values.sort(Comparator.comparingInt(Located::line));
+        return values.stream().map(Located::value).toList();
+    }
+
+    private static String text(ConfigValue value, String key, ValueSource source) {
+        if (value.valueType() == ConfigValueType.LIST) {
+            return ((List<?>) value.unwrapped()).stream().map(String::valueOf).collect(Collectors.joining(","));
+        }
+        if (value.valueType() == ConfigValueType.NULL) {
+            throw new ParameterException(source.location() + ": " + key + " is null; give it a value or remove it");
+        }
+        return String.valueOf(value.unwrapped());
+    }
+
+    private static ParameterException error(ValueSource.Kind kind, String name, ConfigException e) {
+        int line = e.origin() == null ? -1 : e.origin().lineNumber();
+        String reason = e.getMessage();
+        // Typesafe Config starts its messages with "name: line: "; keep only the reason.
+        int cut = reason.indexOf(": ", reason.indexOf(": ") + 2);
+        if (line > 0 && cut > 0 && reason.startsWith(name)) {
+            reason = reason.substring(cut + 2);
+        }
+        return new ParameterException(kind.label() + " " + (line > 0 ? name + ":" + line : name) + ": " + reason
+                + " (JMCA reads Open MPI's 'name = value' lines, or HOCON)", e);
+    }
+}

@@ -1,0 +1,32 @@
+package org.jmca.mca.btl;
+
+import java.util.Set;
+
+/**
+ * What a BTL module offers, used to rank modules per peer.
+ *
+ * <p>Exclusivity decides first: per peer only the reachable modules with the highest
+ * exclusivity are kept (self 65536 &gt; sm 65535 &gt; verbs, gm 1024 &gt; tcp 100). Among those,
+ * eager messages take the lowest latency and large messages are striped by bandwidth.
+ *
+ * @param exclusivity    higher hides lower for the same peer
+ * @param latencyNanos   expected one-way latency of a small message
+ * @param bandwidthMbps  expected bandwidth in megabits per second
+ * @param eagerLimit     largest message sent without a rendezvous, in bytes
+ * @param maxSendSize    largest fragment the module sends at once, in bytes
+ * @param flags          which operations it supports
+ */
+public record BtlProperties(int exclusivity, long latencyNanos, long bandwidthMbps, long eagerLimit,
+                            long maxSendSize, Set<Flag> flags) {
+
+    /** Operations a module supports. */
+    public enum Flag { SEND, PUT, GET, ATOMIC }
+
+    public BtlProperties {
+        flags = Set.copyOf(flags);
+        if (eagerLimit <= 0 || maxSendSize < eagerLimit) {
+            throw new IllegalArgumentException("eagerLimit=" + eagerLimit + " must be positive and at most maxSendSize="
+                    + maxSendSize);
+        }
+    }
+}

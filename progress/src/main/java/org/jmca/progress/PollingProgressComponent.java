@@ -1,0 +1,77 @@
+package org.jmca.progress;
+
+import org.jmca.mca.McaException;
+import org.jmca.mca.param.Param;
+import org.jmca.mca.param.ParamType;
+import org.jmca.mca.param.ParameterRegistrar;
+import org.jmca.mca.param.ParameterSpec;
+import org.jmca.mca.progress.ProgressComponent;
+import org.jmca.mca.progress.ProgressEngine;
+import org.jmca.mca.progress.ProgressEnvironment;
+
+/**
+ * {@code progress/polling}: the thread inside an MPI call drives progress and waits by the
+ * configured {@link WaitStrategy}. Always available.
+ */
+public final class PollingProgressComponent implements ProgressComponent {
+    private Param<WaitStrategy> waitStrategy;
+    private Param<Long> spins;
+    private Param<Long> yields;
+    private Param<Long> minPark;
+    private Param<Long> maxPark;
+    private Param<Integer> lowPriorityInterval;
+
+    @Override
+    public String name() {
+        return "polling";
+    }
+
+    @Override
+    public int defaultPriority() {
+        return 10;
+    }
+
+    @Override
+    public void registerParameters(ParameterRegistrar registrar) {
+        waitStrategy = registrar.register(ParameterSpec.builder("wait_strategy", ParamType.enumOf(WaitStrategy.class),
+                        WaitStrategy.AUTO)
+                .help("How a waiting thread idles between empty progress turns: spin (lowest latency, uses a core),"
+                        + " spin_yield, spin_park (frees the core, about 30 us to wake), or auto: spin while every"
+                        + " local process has a core, else spin_yield.")
+                .level(3)
+                .build());
+        spins = registrar.register(ParameterSpec.builder("spin_count", ParamType.LONG, 1000L)
+                .help("Empty turns spent spinning before spin_yield or spin_park start to yield.")
+                .level(5)
+                .build());
+        yields = registrar.register(ParameterSpec.builder("yield_count", ParamType.LONG, 100L)
+                .help("Empty turns spent yielding before spin_park starts to park.")
+                .level(5)
+                .build());
+        minPark = registrar.register(ParameterSpec.builder("park_min_ns", ParamType.LONG, 1_000L)
+                .help("First park period of spin_park, in nanoseconds; it doubles up to park_max_ns.")
+                .level(6)
+                .build());
+        maxPark = registrar.register(ParameterSpec.builder("park_max_ns", ParamType.LONG, 1_000_000L)
+                .help("Longest park period of spin_park, in nanoseconds.")
+                .level(6)
+                .build());
+        lowPriorityInterval = registrar.register(ParameterSpec.builder("low_priority_interval", ParamType.INT, 8)
+                .help("Low-priority progress callbacks run once every this many turns (Open MPI uses 8).")
+                .level(7)
+                .build());
+    }
+
+    @Override
+    public ProgressEngine createEngine(ProgressEnvironment environment) {
+        WaitStrategy strategy = waitStrategy.get().resolve(environment);
+        if (minPark.get() <= 0 || maxPark.get() < minPark.get()) {
+            throw new McaException("progress_polling_park_min_ns=" + minPark.get() + " ("
+                    + minPark.source() + ") must be positive and at most progress_polling_park_max_ns="
+                    + maxPark.get() + " (" + maxPark.source() + ")");
+        }
+        return new PollingProgressEngine(strategy,
+                strategy.idleStrategy(spins.get(), yields.get(), minPark.get(), maxPark.get()),
+                lowPriorityInterval.get());
+    }
+}
