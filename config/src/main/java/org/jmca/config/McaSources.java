@@ -46,13 +46,17 @@ public final class McaSources {
     private McaSources() {
     }
 
-    /** Sources of this process: its environment, {@code user.home}, {@code JMCA_HOME}, its class loader. */
+    /**
+     * Sources of this process: its environment, its home ({@code $HOME} as Open MPI reads it, else
+     * {@code user.home}), {@code $JMCA_HOME} and its class loader.
+     */
     public static McaSources ofProcess() {
+        String home = System.getenv("HOME");
         McaSources sources = new McaSources().environment(System.getenv())
-                .userHome(Path.of(System.getProperty("user.home")))
+                .userHome(Path.of(home == null || home.isBlank() ? System.getProperty("user.home") : home))
                 .classLoader(Thread.currentThread().getContextClassLoader());
-        String home = System.getenv("JMCA_HOME");
-        return home == null || home.isBlank() ? sources : sources.jmcaHome(Path.of(home));
+        String jmcaHome = System.getenv("JMCA_HOME");
+        return jmcaHome == null || jmcaHome.isBlank() ? sources : sources.jmcaHome(Path.of(jmcaHome));
     }
 
     /** Sources with nothing set: tests add what they need. */

@@ -5,7 +5,7 @@ import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigParseOptions;
 import com.typesafe.config.ConfigSyntax;
-import com.typesafe.config.ConfigUtil;
+import com.typesafe.config.ConfigObject;
 import com.typesafe.config.ConfigValue;
 import com.typesafe.config.ConfigValueType;
 import java.io.IOException;
@@ -15,8 +15,10 @@ import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -35,7 +37,9 @@ import org.jmca.mca.param.ValueSource;
  *
  * <p><b>HOCON</b> (Typesafe Config) otherwise: nested objects are joined with {@code _}, so
  * {@code btl.tcp { eager_limit = 64k }} sets {@code btl_tcp_eager_limit}, and a list such as
- * {@code btl = [self, tcp]} becomes {@code self,tcp}.
+ * {@code btl = [self, tcp]} becomes {@code self,tcp}. In HOCON {@code btl = [...]} and an object
+ * {@code btl { ... }} are one key and the later replaces the earlier, so a file that sets a
+ * framework's list nests its settings under {@code btl_tcp { ... }} instead.
  *
  * <p>Every value carries its file and line; a file that is neither is an error naming both.
  */
@@ -118,17 +122,26 @@ public final class ParameterFile {
         return quoted ? value.substring(1, value.length() - 1) : value;
     }
 
+    /**
+     * The leaves of a HOCON tree as settings, nested keys joined with {@code _}. The tree is walked
+     * by hand because {@code Config.entrySet()} drops null values, which must be reported.
+     */
     private static List<RawValue> flatten(Config config, String name, ValueSource.Kind kind) {
         record Located(int line, RawValue value) { }
         List<Located> values = new ArrayList<>();
-        for (Map.Entry<String, ConfigValue> entry : config.entrySet()) {
-            String key = String.join("_", ConfigUtil.splitPath(entry.getKey()));
+        Deque<Map.Entry<String, ConfigValue>> pending = new ArrayDeque<>(config.root().entrySet());
+        while (!pending.isEmpty()) {
+            Map.Entry<String, ConfigValue> entry = pending.pop();
             ConfigValue value = entry.getValue();
+            if (value instanceof ConfigObject object) {
+                object.forEach((key, child) -> pending.push(Map.entry(entry.getKey() + "_" + key, child)));
+                continue;
+            }
             int line = value.origin().lineNumber();
             ValueSource source = ValueSource.file(kind, name, line);
-            values.add(new Located(line, new RawValue(key, text(value, key, source), source)));
+            values.add(new Located(line, new RawValue(entry.getKey(), text(value, entry.getKey(), source), source)));
         }
-        // entrySet has no order, and a.b and a_b name one parameter: the later line wins.
+        // The walk has no order, and a.b and a_b name one parameter: the later line wins.
         values.sort(Comparator.comparingInt(Located::line));
         return values.stream().map(Located::value).toList();
     }

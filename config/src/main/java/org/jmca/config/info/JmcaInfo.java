@@ -91,7 +91,8 @@ public final class JmcaInfo implements Callable<Integer> {
     public Integer call() {
         int maxLevel = level != null ? level : all ? 9 : 1;
         if (maxLevel < 1 || maxLevel > 9) {
-            throw new CommandLine.ParameterException(new CommandLine(this), "--level=" + level + " is outside 1..9");
+            err.println("jmca-info: --level=" + level + " is outside 1..9 (1-3 user, 4-6 tuner, 7-9 developer)");
+            return 2;
         }
         repository.problems().forEach(p -> err.println("jmca-info: warning: " + p));
         try (McaFrameworks frameworks = McaFrameworks.open(repository, mcaOptions.sources().registry(),

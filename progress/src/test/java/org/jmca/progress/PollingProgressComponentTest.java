@@ -1,0 +1,58 @@
+package org.jmca.progress;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.jmca.mca.ComponentRepository;
+import org.jmca.mca.Framework;
+import org.jmca.mca.McaException;
+import org.jmca.mca.McaFrameworks;
+import org.jmca.mca.param.ParameterRegistry;
+import org.jmca.mca.param.RawValue;
+import org.jmca.mca.param.ValueSource;
+import org.jmca.mca.progress.ProgressComponent;
+import org.jmca.mca.progress.ProgressEngine;
+import org.jmca.mca.progress.ProgressEnvironment;
+import org.junit.jupiter.api.Test;
+
+class PollingProgressComponentTest {
+
+    private static ProgressEngine engineWith(ProgressEnvironment environment, String... nameValues) {
+        List<RawValue> settings = new ArrayList<>();
+        for (int i = 0; i < nameValues.length; i += 2) {
+            settings.add(new RawValue(nameValues[i], nameValues[i + 1],
+                    new ValueSource(ValueSource.Kind.COMMAND_LINE, "--mca " + nameValues[i])));
+        }
+        McaFrameworks frameworks = McaFrameworks.open(ComponentRepository.of(List.of(new PollingProgressComponent())),
+                new ParameterRegistry(settings), line -> { });
+        ProgressComponent component = (ProgressComponent) frameworks.selection(Framework.PROGRESS).requireSingle();
+        return component.createEngine(environment);
+    }
+
+    @Test
+    void shouldBeFoundByServiceLoaderAndSelected() {
+        ComponentRepository repository = ComponentRepository.discover(getClass().getClassLoader());
+        assertThat(repository.find(Framework.PROGRESS, "polling")).isPresent();
+    }
+
+    @Test
+    void theWaitStrategyFollowsItsParameterAndTheHost() {
+        assertThat(engineWith(new ProgressEnvironment(2, 2)).waitStrategy()).isEqualTo("spin");
+        assertThat(engineWith(new ProgressEnvironment(8, 2)).waitStrategy()).isEqualTo("spin_yield");
+        assertThat(engineWith(new ProgressEnvironment(2, 2), "progress_polling_wait_strategy", "spin_park")
+                .waitStrategy()).isEqualTo("spin_park");
+        assertThat(engineWith(new ProgressEnvironment(2, 2), "progress_polling_wait_strategy", "2")
+                .waitStrategy()).isEqualTo("spin_yield");
+    }
+
+    @Test
+    void inconsistentParkPeriodsAreAnErrorNamingBothParameters() {
+        assertThatThrownBy(() -> engineWith(new ProgressEnvironment(1, 1),
+                "progress_polling_park_min_ns", "5000", "progress_polling_park_max_ns", "10"))
+                .isInstanceOf(McaException.class)
+                .hasMessageContaining("progress_polling_park_min_ns=5000 (command line --mca progress_polling_park_min_ns)")
+                .hasMessageContaining("progress_polling_park_max_ns=10");
+    }
+}

@@ -1,0 +1,99 @@
+package org.jmca.tests;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs JMCA's commands from {@code bin/} as a user would: a fresh process, a controlled
+ * environment (its own HOME and JMCA_HOME, no stray JMCA_MCA_ variables), a time limit.
+ */
+final class Jmca {
+    static final Path ROOT = Path.of(System.getProperty("jmca.root", "../..")).toAbsolutePath().normalize();
+    static final Path EXAMPLE_PLUGIN = Path.of(System.getProperty("jmca.example.plugin", "")).toAbsolutePath();
+    static final Path LIB = ROOT.resolve("dist/target/jmca/lib");
+
+    /** What a finished command printed and returned. */
+    record Result(int status, String out, String err) {
+        List<String> outLines() {
+            return out.lines().toList();
+        }
+    }
+
+    private final Map<String, String> environment = new HashMap<>();
+    private final Path home;
+
+    /** @param home the HOME and working directory of the command */
+    Jmca(Path home) {
+        this.home = home;
+        System.getenv().forEach((k, v) -> {
+            if (!k.startsWith("JMCA_") && !k.equals("CLASSPATH")) {
+                environment.put(k, v);
+            }
+        });
+        environment.put("HOME", home.toString());
+        environment.put("JMCA_HOME", home.resolve("jmca-home").toString());
+    }
+
+    Jmca env(String name, String value) {
+        environment.put(name, value);
+        return this;
+    }
+
+    Jmca withExamplePlugin() {
+        if (!Files.isRegularFile(EXAMPLE_PLUGIN)) {
+            throw new IllegalStateException("the example plug-in jar is missing: " + EXAMPLE_PLUGIN);
+        }
+        return env("CLASSPATH", EXAMPLE_PLUGIN.toString());
+    }
+
+    /** Runs {@code bin/<command> args...}. */
+    Result run(String command, String... args) {
+        List<String> line = new ArrayList<>();
+        line.add(ROOT.resolve("bin").resolve(command).toString());
+        line.addAll(List.of(args));
+        return exec(line);
+    }
+
+    /** Runs any command line with this environment. */
+    Result exec(List<String> command) {
+        ProcessBuilder builder = new ProcessBuilder(command).directory(home.toFile());
+        builder.environment().clear();
+        builder.environment().putAll(environment);
+        try {
+            Process process = builder.start();
+            process.getOutputStream().close();
+            CompletableFuture<String> out = drain(process.getInputStream());
+            CompletableFuture<String> err = drain(process.getErrorStream());
+            if (!process.waitFor(60, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                throw new AssertionError(command + " did not finish within 60 s");
+            }
+            return new Result(process.exitValue(), out.join(), err.join());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+    }
+
+    private static CompletableFuture<String> drain(InputStream stream) {
+        return CompletableFuture.supplyAsync(() -> {
+            try (stream) {
+                return new String(stream.readAllBytes(), StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+    }
+}
