@@ -1,12 +1,31 @@
 package org.jmca.mca.btl;
 
+import java.util.Objects;
+import org.jmca.mca.progress.ProgressEngine;
+
 /**
  * What a BTL needs to know about its process when it makes modules.
  *
  * @param rank     this process's rank in the job
  * @param size     the number of processes in the job
  * @param hostname the host, to tell local peers from remote ones
- * @param jobId    unique to the job, for names of shared files and the key checked on connect
+ * @param jobId    unique to the job: names of shared files, log lines
+ * @param jobKey   secret of the job: network transports refuse peers that do not present it
+ * @param progress the process's progress engine, for transports that wait
  */
-public record BtlEnvironment(int rank, int size, String hostname, String jobId) {
+public record BtlEnvironment(int rank, int size, String hostname, String jobId, byte[] jobKey,
+                             ProgressEngine progress) {
+    public BtlEnvironment {
+        Objects.requireNonNull(hostname, "hostname");
+        Objects.requireNonNull(jobId, "jobId");
+        jobKey = jobKey.clone();
+        if (rank < 0 || rank >= size) {
+            throw new IllegalArgumentException("rank=" + rank + " is outside 0.." + (size - 1));
+        }
+    }
+
+    @Override
+    public byte[] jobKey() {
+        return jobKey.clone();
+    }
 }

@@ -1,9 +1,21 @@
 package org.jmca.mca.btl;
 
+import java.lang.foreign.MemorySegment;
+import java.util.List;
+import java.util.Map;
+
 /**
- * One instance of a BTL: a network interface, a device port, the shared-memory segment. The
- * data path (send with an active-message tag, put, get, registration) arrives with the
- * point-to-point layer.
+ * One instance of a BTL: a network interface, the shared-memory segment, the loopback to
+ * oneself. It moves fragments — a header and a payload, at most
+ * {@link BtlProperties#maxSendSize()} bytes together — to peers, tagged with an active-message
+ * tag, in order per peer.
+ *
+ * <p>Wire-up, in this order: {@link #localAddress()} is published to every peer; once every rank
+ * has published, {@link #addPeers} makes endpoints for the peers the module can reach;
+ * {@link #setReceiver} names the upcall for arriving fragments.
+ *
+ * <p>Threads: every method is called by the thread that owns progress (MPI's thread-funneled
+ * model); none of them blocks.
  */
 public interface BtlModule {
 
@@ -12,6 +24,39 @@ public interface BtlModule {
 
     BtlProperties properties();
 
-    /** Releases the module's resources; called once at finalize. */
+    /** What peers need to reach this module (e.g. "tcp.addresses" → "10.0.0.5:40123"); keys start with the component name. */
+    Map<String, String> localAddress();
+
+    /**
+     * Makes endpoints for the peers this module can reach.
+     *
+     * @param peers every process of the job, this one included
+     * @return one entry per peer, in the same order: its endpoint, or null when this module cannot reach it
+     */
+    List<BtlEndpoint> addPeers(List<Peer> peers);
+
+    /** Names the upcall for arriving fragments; set once, before the first send. */
+    void setReceiver(BtlReceiver receiver);
+
+    /**
+     * Sends one fragment: the header then the payload. The module copies or transmits both
+     * before it returns, so the caller may reuse them at once.
+     *
+     * @param to      an endpoint of this module
+     * @param tag     the active-message tag the receiver's upcall gets
+     * @param header  bytes the layer above interprets
+     * @param payload data bytes (may be empty); header and payload together at most
+     *                {@link BtlProperties#maxSendSize()}
+     * @return false when the module cannot take the fragment now (back-pressure): try again after progress
+     */
+    boolean send(BtlEndpoint to, byte tag, MemorySegment header, MemorySegment payload);
+
+    /** Moves what is ready (arrivals, pending sends); returns how many events it handled. */
+    int progress();
+
+    /** True while fragments accepted by {@link #send} are not yet on their way. */
+    boolean hasPendingSends();
+
+    /** Releases the module's resources; called once at finalize, after pending sends drained. */
     void finalizeModule();
 }

@@ -14,6 +14,6 @@ public interface PmlComponent extends Component {
         return Framework.PML;
     }
 
-    /** Makes the process's point-to-point module. */
-    PmlModule createModule();
+    /** Makes the process's point-to-point module over the selected BTL modules. */
+    PmlModule createModule(PmlEnvironment environment);
 }

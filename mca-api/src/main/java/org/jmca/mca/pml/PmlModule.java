@@ -1,10 +1,47 @@
 package org.jmca.mca.pml;
 
+import java.lang.foreign.MemorySegment;
+
 /**
- * The process's point-to-point layer: matching and protocols. Its send and receive operations
- * arrive with the point-to-point runtime.
+ * The process's point-to-point layer: matches messages on (context, source, tag) and moves them
+ * with the eager or rendezvous protocol over the BTLs.
+ *
+ * <p>Ranks are ranks in the job; contexts separate communicators. Messages from one sender in one
+ * context are matched in the order they were sent (MPI's non-overtaking rule).
+ *
+ * <p>Threads: called by the thread that owns progress; nothing here blocks. Waiting is the
+ * caller's, through the progress engine.
  */
 public interface PmlModule {
+
+    /** Matches any sender. */
+    int ANY_SOURCE = -1;
+    /** Matches any tag. */
+    int ANY_TAG = -1;
+
+    /**
+     * Starts a send. The data must stay untouched until the request completes.
+     *
+     * @param data    the bytes of the message
+     * @param dest    the receiver's rank in the job
+     * @param tag     a tag of zero or more (negative tags are for JMCA's own traffic)
+     * @param context the communicator's context
+     */
+    PmlRequest isend(MemorySegment data, int dest, int tag, int context, SendMode mode);
+
+    /**
+     * Starts a receive into {@code buffer}; a longer message is truncated and says so.
+     *
+     * @param source a rank in the job, or {@link #ANY_SOURCE}
+     * @param tag    a tag, or {@link #ANY_TAG}
+     */
+    PmlRequest irecv(MemorySegment buffer, int source, int tag, int context);
+
+    /** The status of a message that a receive would match now, without receiving it; null if none. */
+    PmlStatus iprobe(int source, int tag, int context);
+
+    /** True while accepted sends have fragments not yet handed to a BTL. */
+    boolean hasPendingSends();
 
     /** Releases the module's resources; called once at finalize. */
     void finalizeModule();

@@ -1,0 +1,6 @@
+/** btl/self: the BTL to one's own rank. */
+module org.jmca.btl.self {
+    requires org.jmca.mca;
+
+    provides org.jmca.mca.Component with org.jmca.btl.self.SelfBtlComponent;
+}

@@ -1,0 +1,110 @@
+package org.jmca.pml.ob1;
+
+import static java.lang.foreign.ValueLayout.JAVA_INT_UNALIGNED;
+import static java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * The headers of ob1's fragments. The BTL's active-message tag says which header a fragment
+ * starts with; the payload follows the header. Fields are in the host's byte order (JMCA runs
+ * on homogeneous hosts).
+ *
+ * <pre>
+ * MATCH (eager: the whole message)          RNDV (rendezvous start: the first bytes)
+ *  0 +---------------------------+           0 +---------------------------+
+ *    | context            (int)  |             | context, source, tag, seq |  as MATCH
+ *  4 | source rank        (int)  |          16 | total length      (long)  |
+ *  8 | tag                (int)  |          24 | send request id   (long)  |
+ * 12 | sequence number    (int)  |          32 +---------------------------+ payload...
+ * 16 +---------------------------+ payload...
+ *
+ * ACK (receiver matched a RNDV)             FRAG (the rest of a rendezvous message)
+ *  0 | send request id    (long) |           0 | receive request id (long) |
+ *  8 | receive request id (long) |           8 | offset in message  (long) |
+ * 16 | bytes wanted       (long) |          16 +---------------------------+ payload...
+ * 24 +---------------------------+
+ * </pre>
+ *
+ * "Bytes wanted" is min(total length, receive buffer size): a truncating receiver asks only for
+ * what it can hold, and the sender stops there.
+ */
+final class Ob1Header {
+    static final byte TAG_MATCH = 1;
+    static final byte TAG_RNDV = 2;
+    static final byte TAG_ACK = 3;
+    static final byte TAG_FRAG = 4;
+
+    static final int MATCH_LENGTH = 16;
+    static final int RNDV_LENGTH = 32;
+    static final int ACK_LENGTH = 24;
+    static final int FRAG_LENGTH = 16;
+    static final int MAX_LENGTH = RNDV_LENGTH;
+
+    private static final long CONTEXT = 0;
+    private static final long SOURCE = 4;
+    private static final long TAG = 8;
+    private static final long SEQ = 12;
+    private static final long TOTAL = 16;
+    private static final long SEND_ID = 24;
+
+    private Ob1Header() {
+    }
+
+    static MemorySegment writeMatch(MemorySegment h, int context, int source, int tag, int seq) {
+        h.set(JAVA_INT_UNALIGNED, CONTEXT, context);
+        h.set(JAVA_INT_UNALIGNED, SOURCE, source);
+        h.set(JAVA_INT_UNALIGNED, TAG, tag);
+        h.set(JAVA_INT_UNALIGNED, SEQ, seq);
+        return h.asSlice(0, MATCH_LENGTH);
+    }
+
+    static MemorySegment writeRndv(MemorySegment h, int context, int source, int tag, int seq, long total, long sendId) {
+        writeMatch(h, context, source, tag, seq);
+        h.set(JAVA_LONG_UNALIGNED, TOTAL, total);
+        h.set(JAVA_LONG_UNALIGNED, SEND_ID, sendId);
+        return h.asSlice(0, RNDV_LENGTH);
+    }
+
+    static MemorySegment writeAck(MemorySegment h, long sendId, long recvId, long wanted) {
+        h.set(JAVA_LONG_UNALIGNED, 0, sendId);
+        h.set(JAVA_LONG_UNALIGNED, 8, recvId);
+        h.set(JAVA_LONG_UNALIGNED, 16, wanted);
+        return h.asSlice(0, ACK_LENGTH);
+    }
+
+    static MemorySegment writeFrag(MemorySegment h, long recvId, long offset) {
+        h.set(JAVA_LONG_UNALIGNED, 0, recvId);
+        h.set(JAVA_LONG_UNALIGNED, 8, offset);
+        return h.asSlice(0, FRAG_LENGTH);
+    }
+
+    static int context(MemorySegment f) {
+        return f.get(JAVA_INT_UNALIGNED, CONTEXT);
+    }
+
+    static int source(MemorySegment f) {
+        return f.get(JAVA_INT_UNALIGNED, SOURCE);
+    }
+
+    static int tag(MemorySegment f) {
+        return f.get(JAVA_INT_UNALIGNED, TAG);
+    }
+
+    static int seq(MemorySegment f) {
+        return f.get(JAVA_INT_UNALIGNED, SEQ);
+    }
+
+    static long total(MemorySegment f) {
+        return f.get(JAVA_LONG_UNALIGNED, TOTAL);
+    }
+
+    static long sendId(MemorySegment f) {
+        return f.get(JAVA_LONG_UNALIGNED, SEND_ID);
+    }
+
+    /** Field {@code index} (0, 1, 2) of an ACK or FRAG header, both made of longs. */
+    static long longField(MemorySegment f, int index) {
+        return f.get(JAVA_LONG_UNALIGNED, 8L * index);
+    }
+}

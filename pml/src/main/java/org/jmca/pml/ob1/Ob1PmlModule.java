@@ -1,0 +1,347 @@
+package org.jmca.pml.ob1;
+
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import org.agrona.collections.Int2ObjectHashMap;
+import org.agrona.collections.Long2ObjectHashMap;
+import org.jmca.mca.McaException;
+import org.jmca.mca.btl.BtlEndpoint;
+import org.jmca.mca.btl.BtlModule;
+import org.jmca.mca.btl.Peer;
+import org.jmca.mca.pml.PmlEnvironment;
+import org.jmca.mca.pml.PmlModule;
+import org.jmca.mca.pml.PmlRequest;
+import org.jmca.mca.pml.PmlStatus;
+import org.jmca.mca.pml.SendMode;
+import org.jmca.mca.progress.ProgressEngine;
+
+/**
+ * ob1's point-to-point module.
+ *
+ * <p>Protocols ({@link Ob1Header} shows the bytes):
+ * <ul>
+ *   <li><b>eager</b>: a standard send that fits the route's eager limit goes as one MATCH
+ *       fragment and completes once the BTL has taken it;</li>
+ *   <li><b>rendezvous</b>: otherwise (and for every synchronous send) a RNDV fragment carries the
+ *       first bytes; when the receiver matches it answers with an ACK naming how many bytes it
+ *       wants, and the sender streams the rest as FRAG fragments of the BTL's max send size.</li>
+ * </ul>
+ * Work that a BTL refuses (back-pressure) waits in a per-peer FIFO, so one sender's fragments
+ * leave in order; the receiver checks per-peer sequence numbers all the same and holds early
+ * arrivals, so the order survives several transports.
+ *
+ * <p>Single-threaded: called by the thread that owns progress, including the BTLs' upcalls.
+ */
+final class Ob1PmlModule implements PmlModule {
+    private static final MemorySegment EMPTY = MemorySegment.ofArray(new byte[0]);
+
+    private final int rank;
+    private final int jobSize;
+    private final List<BtlModule> btls;
+    private final Route[] routes;
+    private final Int2ObjectHashMap<MatchContext> contexts = new Int2ObjectHashMap<>();
+    private final Long2ObjectHashMap<Ob1SendRequest> awaitingAck = new Long2ObjectHashMap<>();
+    private final Long2ObjectHashMap<Ob1RecvRequest> awaitingFrags = new Long2ObjectHashMap<>();
+    private final ArrayDeque<Work>[] peerQueues;
+    private final ArrayDeque<Integer> peersWithWork = new ArrayDeque<>();
+    private final MemorySegment header = MemorySegment.ofArray(new byte[Ob1Header.MAX_LENGTH]);
+    private final ProgressEngine.Registration registration;
+    private long nextRequestId = 1;
+
+    /** Something to send to a peer; {@link #advance()} returns false when a BTL pushed back. */
+    private interface Work {
+        boolean advance();
+    }
+
+    @SuppressWarnings("unchecked")
+    Ob1PmlModule(PmlEnvironment environment) {
+        this.rank = environment.rank();
+        this.jobSize = environment.peers().size();
+        this.btls = environment.btls();
+        this.routes = computeRoutes(environment.peers(), btls);
+        this.peerQueues = new ArrayDeque[jobSize];
+        for (int i = 0; i < jobSize; i++) {
+            peerQueues[i] = new ArrayDeque<>();
+        }
+        btls.forEach(btl -> btl.setReceiver(this::onFragment));
+        this.registration = environment.progress().register(this::progress, ProgressEngine.Priority.HIGH);
+    }
+
+    private static Route[] computeRoutes(List<Peer> peers, List<BtlModule> btls) {
+        List<List<BtlEndpoint>> candidates = new ArrayList<>();
+        peers.forEach(p -> candidates.add(new ArrayList<>()));
+        for (BtlModule btl : btls) {
+            List<BtlEndpoint> endpoints = btl.addPeers(peers);
+            for (int i = 0; i < peers.size(); i++) {
+                if (endpoints.get(i) != null) {
+                    candidates.get(i).add(endpoints.get(i));
+                }
+            }
+        }
+        Route[] routes = new Route[peers.size()];
+        List<String> unreachable = new ArrayList<>();
+        for (int i = 0; i < peers.size(); i++) {
+            routes[i] = Route.choose(candidates.get(i)).orElse(null);
+            if (routes[i] == null) {
+                unreachable.add(peers.get(i).rank() + " (" + peers.get(i).hostname() + ")");
+            }
+        }
+        if (!unreachable.isEmpty()) {
+            throw new McaException("pml/ob1: no selected BTL reaches rank(s) " + String.join(", ", unreachable)
+                    + "; selected BTLs: " + String.join(", ", btls.stream().map(BtlModule::componentName).toList())
+                    + " (add tcp to the btl parameter, or check btl_tcp_if_include)");
+        }
+        return routes;
+    }
+
+    private MatchContext context(int id) {
+        MatchContext context = contexts.get(id);
+        if (context == null) {
+            context = new MatchContext(id, jobSize);
+            contexts.put(id, context);
+        }
+        return context;
+    }
+
+    // ---- sending -------------------------------------------------------------------------
+
+    @Override
+    public PmlRequest isend(MemorySegment data, int dest, int tag, int context, SendMode mode) {
+        checkRank(dest);
+        Ob1SendRequest request = new Ob1SendRequest(data, dest, tag, context,
+                context(context).nextSendSeq(dest), mode, routes[dest]);
+        enqueue(dest, () -> startSend(request));
+        return request;
+    }
+
+    private boolean startSend(Ob1SendRequest request) {
+        Route route = request.route;
+        if (request.eager()) {
+            MemorySegment h = Ob1Header.writeMatch(header, request.context, rank, request.tag, request.seq);
+            if (!route.btl().send(route.endpoint(), Ob1Header.TAG_MATCH, h, request.data)) {
+                return false;
+            }
+            request.complete();
+            return true;
+        }
+        long first = Math.min(request.data.byteSize(),
+                Math.min(route.eagerLimit(), route.maxSendSize()) - Ob1Header.RNDV_LENGTH);
+        long id = nextRequestId++;
+        MemorySegment h = Ob1Header.writeRndv(header, request.context, rank, request.tag, request.seq,
+                request.data.byteSize(), id);
+        if (!route.btl().send(route.endpoint(), Ob1Header.TAG_RNDV, h, request.data.asSlice(0, first))) {
+            nextRequestId--;
+            return false;
+        }
+        request.sent = first;
+        awaitingAck.put(id, request);
+        return true;
+    }
+
+    private boolean streamFragments(Ob1SendRequest request) {
+        Route route = request.route;
+        long chunk = route.maxSendSize() - Ob1Header.FRAG_LENGTH;
+        while (request.sent < request.wanted) {
+            long length = Math.min(chunk, request.wanted - request.sent);
+            MemorySegment h = Ob1Header.writeFrag(header, request.recvId, request.sent);
+            if (!route.btl().send(route.endpoint(), Ob1Header.TAG_FRAG, h, request.data.asSlice(request.sent, length))) {
+                return false;
+            }
+            request.sent += length;
+        }
+        request.complete();
+        return true;
+    }
+
+    private void sendAck(int dest, long sendId, long recvId, long wanted) {
+        enqueue(dest, () -> {
+            Route route = routes[dest];
+            return route.btl().send(route.endpoint(), Ob1Header.TAG_ACK,
+                    Ob1Header.writeAck(header, sendId, recvId, wanted), EMPTY);
+        });
+    }
+
+    /** Runs the work now if the peer's queue is empty, else queues it behind what waits. */
+    private void enqueue(int dest, Work work) {
+        ArrayDeque<Work> queue = peerQueues[dest];
+        if (queue.isEmpty() && work.advance()) {
+            return;
+        }
+        if (queue.isEmpty()) {
+            peersWithWork.addLast(dest);
+        }
+        queue.addLast(work);
+    }
+
+    private int drainQueues() {
+        int done = 0;
+        for (int n = peersWithWork.size(); n > 0; n--) {
+            int peer = peersWithWork.pollFirst();
+            ArrayDeque<Work> queue = peerQueues[peer];
+            while (!queue.isEmpty() && queue.peekFirst().advance()) {
+                queue.pollFirst();
+                done++;
+            }
+            if (!queue.isEmpty()) {
+                peersWithWork.addLast(peer);
+            }
+        }
+        return done;
+    }
+
+    // ---- receiving -----------------------------------------------------------------------
+
+    @Override
+    public PmlRequest irecv(MemorySegment buffer, int source, int tag, int context) {
+        if (source != ANY_SOURCE) {
+            checkRank(source);
+        }
+        MatchContext matchContext = context(context);
+        Ob1RecvRequest request = new Ob1RecvRequest(buffer, source, tag, matchContext);
+        MatchContext.Unexpected message = matchContext.findUnexpected(request, true);
+        if (message == null) {
+            matchContext.post(request);
+        } else {
+            deliver(request, message.kind(), message.source(), message.tag(), message.total(), message.sendId(),
+                    message.payload());
+        }
+        return request;
+    }
+
+    @Override
+    public PmlStatus iprobe(int source, int tag, int context) {
+        MatchContext.Unexpected message = context(context).findUnexpected(
+                new Ob1RecvRequest(EMPTY, source, tag, null), false);
+        return message == null ? null : new PmlStatus(message.source(), message.tag(), message.total(), false, false);
+    }
+
+    private void onFragment(BtlEndpoint from, byte kind, MemorySegment fragment) {
+        switch (kind) {
+            case Ob1Header.TAG_MATCH, Ob1Header.TAG_RNDV -> onMatchable(kind, fragment);
+            case Ob1Header.TAG_ACK -> onAck(fragment);
+            case Ob1Header.TAG_FRAG -> onFrag(fragment);
+            default -> throw new McaException("pml/ob1: rank " + rank + " got a fragment with unknown tag " + kind
+                    + " from rank " + from.rank());
+        }
+    }
+
+    private void onMatchable(byte kind, MemorySegment fragment) {
+        MatchContext context = context(Ob1Header.context(fragment));
+        int source = Ob1Header.source(fragment);
+        if (!context.takeTurn(source, Ob1Header.seq(fragment))) {
+            context.hold(source, Ob1Header.seq(fragment), kind, fragment);
+            return;
+        }
+        match(context, kind, fragment);
+        for (MatchContext.Held held = context.nextHeld(source); held != null; held = context.nextHeld(source)) {
+            match(context, held.kind(), held.fragment());
+        }
+    }
+
+    private void match(MatchContext context, byte kind, MemorySegment fragment) {
+        int source = Ob1Header.source(fragment);
+        int tag = Ob1Header.tag(fragment);
+        boolean eager = kind == Ob1Header.TAG_MATCH;
+        MemorySegment payload = fragment.asSlice(eager ? Ob1Header.MATCH_LENGTH : Ob1Header.RNDV_LENGTH);
+        long total = eager ? payload.byteSize() : Ob1Header.total(fragment);
+        long sendId = eager ? 0 : Ob1Header.sendId(fragment);
+        Ob1RecvRequest request = context.matchPosted(source, tag);
+        if (request == null) {
+            context.addUnexpected(kind, source, tag, total, sendId, payload);
+        } else {
+            deliver(request, kind, source, tag, total, sendId, payload);
+        }
+    }
+
+    /** A receive met its message: copy the first bytes; for a rendezvous, ask for the rest. */
+    private void deliver(Ob1RecvRequest request, byte kind, int source, int tag, long total, long sendId,
+                         MemorySegment firstBytes) {
+        request.matched(source, tag, total);
+        long length = Math.min(firstBytes.byteSize(), request.wanted);
+        MemorySegment.copy(firstBytes, 0, request.buffer, 0, length);
+        request.received = length;
+        if (kind == Ob1Header.TAG_MATCH) {
+            request.completeDelivered();
+            return;
+        }
+        long recvId = 0;
+        if (request.received >= request.wanted) {
+            request.completeDelivered();
+        } else {
+            recvId = nextRequestId++;
+            awaitingFrags.put(recvId, request);
+        }
+        sendAck(source, sendId, recvId, request.wanted);
+    }
+
+    private void onAck(MemorySegment fragment) {
+        long sendId = Ob1Header.longField(fragment, 0);
+        Ob1SendRequest request = awaitingAck.remove(sendId);
+        if (request == null) {
+            throw new McaException("pml/ob1: rank " + rank + " got an ACK for unknown send request " + sendId);
+        }
+        request.recvId = Ob1Header.longField(fragment, 1);
+        request.wanted = Ob1Header.longField(fragment, 2);
+        if (request.sent >= request.wanted) {
+            request.complete();
+        } else {
+            enqueue(request.dest, () -> streamFragments(request));
+        }
+    }
+
+    private void onFrag(MemorySegment fragment) {
+        long recvId = Ob1Header.longField(fragment, 0);
+        long offset = Ob1Header.longField(fragment, 1);
+        Ob1RecvRequest request = awaitingFrags.get(recvId);
+        if (request == null) {
+            throw new McaException("pml/ob1: rank " + rank + " got a fragment for unknown receive " + recvId);
+        }
+        MemorySegment payload = fragment.asSlice(Ob1Header.FRAG_LENGTH);
+        long length = Math.min(payload.byteSize(), request.wanted - offset);
+        MemorySegment.copy(payload, 0, request.buffer, offset, length);
+        request.received += length;
+        if (request.received >= request.wanted) {
+            awaitingFrags.remove(recvId);
+            request.completeDelivered();
+        }
+    }
+
+    // ---- progress and lifecycle ----------------------------------------------------------
+
+    private int progress() {
+        int events = 0;
+        for (int i = 0; i < btls.size(); i++) {
+            events += btls.get(i).progress();
+        }
+        if (!peersWithWork.isEmpty()) {
+            events += drainQueues();
+        }
+        return events;
+    }
+
+    @Override
+    public boolean hasPendingSends() {
+        if (!peersWithWork.isEmpty()) {
+            return true;
+        }
+        for (BtlModule btl : btls) {
+            if (btl.hasPendingSends()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public void finalizeModule() {
+        registration.close();
+    }
+
+    private void checkRank(int peer) {
+        if (peer < 0 || peer >= jobSize) {
+            throw new IllegalArgumentException("rank " + peer + " is outside the job's 0.." + (jobSize - 1));
+        }
+    }
+}

@@ -1,0 +1,72 @@
+package org.jmca.pml.ob1;
+
+import java.lang.foreign.MemorySegment;
+import org.jmca.mca.pml.PmlModule;
+import org.jmca.mca.pml.PmlRequest;
+import org.jmca.mca.pml.PmlStatus;
+
+/** A posted receive: waits in its context's posted queue, then (for rendezvous) for fragments. */
+final class Ob1RecvRequest implements PmlRequest {
+    final MemorySegment buffer;
+    final int source;
+    final int tag;
+    final MatchContext context;
+
+    /** Set at match: who sent it, how long it is, how much of it this buffer takes. */
+    int matchedSource;
+    int matchedTag;
+    long total;
+    long wanted;
+    long received;
+
+    private PmlStatus status;
+    private volatile boolean complete;
+    private boolean matched;
+
+    Ob1RecvRequest(MemorySegment buffer, int source, int tag, MatchContext context) {
+        this.buffer = buffer;
+        this.source = source;
+        this.tag = tag;
+        this.context = context;
+    }
+
+    /** True if a message from {@code messageSource} with {@code messageTag} matches this receive. */
+    boolean matches(int messageSource, int messageTag) {
+        return (source == PmlModule.ANY_SOURCE || source == messageSource)
+                && (tag == PmlModule.ANY_TAG ? messageTag >= 0 : tag == messageTag);
+    }
+
+    void matched(int messageSource, int messageTag, long messageLength) {
+        matched = true;
+        matchedSource = messageSource;
+        matchedTag = messageTag;
+        total = messageLength;
+        wanted = Math.min(messageLength, buffer.byteSize());
+    }
+
+    /** Completes with what arrived: {@code wanted} bytes, truncated if the message was longer. */
+    void completeDelivered() {
+        status = new PmlStatus(matchedSource, matchedTag, wanted, false, total > wanted);
+        complete = true;
+    }
+
+    @Override
+    public boolean isComplete() {
+        return complete;
+    }
+
+    @Override
+    public PmlStatus status() {
+        return status;
+    }
+
+    @Override
+    public boolean cancel() {
+        if (matched || complete || !context.removePosted(this)) {
+            return false;
+        }
+        status = PmlStatus.ofCancelled();
+        complete = true;
+        return true;
+    }
+}

@@ -1,0 +1,32 @@
+package org.jmca.pml.ob1;
+
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import org.jmca.mca.btl.BtlEndpoint;
+import org.jmca.mca.btl.BtlModule;
+import org.jmca.mca.btl.BtlProperties;
+
+/**
+ * The way to one peer: the BTL endpoint its traffic takes, chosen as Open MPI's bml/r2 chooses:
+ * among the modules that reach the peer, the highest exclusivity; among those, the lowest latency,
+ * then the highest bandwidth.
+ */
+record Route(BtlEndpoint endpoint, long eagerLimit, long maxSendSize) {
+
+    BtlModule btl() {
+        return endpoint.module();
+    }
+
+    static Optional<Route> choose(List<BtlEndpoint> candidates) {
+        Comparator<BtlEndpoint> best = Comparator
+                .comparingInt((BtlEndpoint e) -> e.module().properties().exclusivity()).reversed()
+                .thenComparingLong(e -> e.module().properties().latencyNanos())
+                .thenComparing(Comparator.comparingLong((BtlEndpoint e) -> e.module().properties().bandwidthMbps())
+                        .reversed());
+        return candidates.stream().min(best).map(e -> {
+            BtlProperties p = e.module().properties();
+            return new Route(e, p.eagerLimit(), p.maxSendSize());
+        });
+    }
+}
