@@ -42,8 +42,10 @@ public final class McaFrameworks implements AutoCloseable {
      * Opens every framework.
      *
      * @param verbose receives one line per component and framework whose {@code <fw>_base_verbose} is above 0
-     * @throws McaException        if an include/exclude list is malformed or names a missing component
-     * @throws ParameterException  if a source sets a parameter to a value of the wrong type
+     * @throws McaException       if an include/exclude list is malformed or names a missing component, or a
+     *                            component finds its configuration wrong (the user must fix it, so it is
+     *                            not merely "not available")
+     * @throws ParameterException if a source sets a parameter to a value of the wrong type
      */
     public static McaFrameworks open(ComponentRepository repository, ParameterRegistry registry, Consumer<String> verbose) {
         McaFrameworks frameworks = new McaFrameworks(registry);
@@ -60,7 +62,7 @@ public final class McaFrameworks implements AutoCloseable {
                 priorities.put(component, registry.register(prioritySpec(prefix, component)));
                 try {
                     component.registerParameters(registry.prefixed(prefix));
-                } catch (ParameterException e) {
+                } catch (McaException e) {
                     throw e;
                 } catch (RuntimeException e) {
                     registrationFailures.put(component, "registering its parameters threw " + e);
@@ -103,6 +105,8 @@ public final class McaFrameworks implements AutoCloseable {
         try {
             opened.add(component);
             availability = component.probe();
+        } catch (McaException e) {
+            throw e;
         } catch (RuntimeException e) {
             return new ComponentStatus(component, State.FAILED, p, "its probe threw " + e);
         }

@@ -1,0 +1,47 @@
+package org.jmca.btl.self;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.lang.foreign.MemorySegment;
+import java.util.List;
+import java.util.Map;
+import org.jmca.mca.contract.BtlContractTest;
+import org.jmca.mca.btl.BtlModule;
+import org.jmca.mca.btl.Peer;
+import org.junit.jupiter.api.Test;
+
+class SelfBtlContractTest extends BtlContractTest {
+
+    @Override
+    protected List<BtlModule> createConnected(int size) {
+        return List.of(new SelfBtlModule(0, 256 * 1024));
+    }
+
+    @Override
+    protected int ranks() {
+        return 1;
+    }
+
+    @Test
+    void reachesOnlyItsOwnRank() {
+        SelfBtlModule module = new SelfBtlModule(1, 1024);
+        var endpoints = module.addPeers(List.of(new Peer(0, "h", Map.of()), new Peer(1, "h", Map.of())));
+        assertThat(endpoints.get(0)).isNull();
+        assertThat(endpoints.get(1).rank()).isEqualTo(1);
+    }
+
+    @Test
+    void deliversOnlyDuringProgressNeverInsideSend() {
+        SelfBtlModule module = new SelfBtlModule(0, 1024);
+        var self = module.addPeers(List.of(new Peer(0, "h", Map.of()))).getFirst();
+        int[] delivered = {0};
+        module.setReceiver((from, tag, fragment) -> delivered[0]++);
+        module.send(self, (byte) 1, MemorySegment.ofArray(new byte[4]), MemorySegment.ofArray(new byte[4]));
+        assertThat(delivered[0]).isZero();
+        assertThat(module.progress()).isEqualTo(1);
+        assertThat(delivered[0]).isEqualTo(1);
+        assertThatThrownBy(() -> module.send(self, (byte) 1, MemorySegment.ofArray(new byte[1020]),
+                MemorySegment.ofArray(new byte[8]))).hasMessageContaining("btl_self_max_send_size=1024");
+    }
+}

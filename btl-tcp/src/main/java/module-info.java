@@ -1,0 +1,6 @@
+/** btl/tcp: any hosts, over NIO, with a job key checked on connect. */
+module org.jmca.btl.tcp {
+    requires org.jmca.mca;
+
+    provides org.jmca.mca.Component with org.jmca.btl.tcp.TcpBtlComponent;
+}

@@ -1,0 +1,108 @@
+package org.jmca.btl.tcp;
+
+import java.util.List;
+import org.jmca.mca.Availability;
+import org.jmca.mca.McaException;
+import org.jmca.mca.btl.BtlComponent;
+import org.jmca.mca.btl.BtlEnvironment;
+import org.jmca.mca.btl.BtlModule;
+import org.jmca.mca.param.Param;
+import org.jmca.mca.param.ParamType;
+import org.jmca.mca.param.ParameterRegistrar;
+import org.jmca.mca.param.ParameterSpec;
+
+/**
+ * {@code btl/tcp}: TCP over NIO between any hosts. Available when an IPv4 interface that is up
+ * passes {@code btl_tcp_if_include} / {@code btl_tcp_if_exclude}.
+ */
+public final class TcpBtlComponent implements BtlComponent {
+    private Param<List<String>> include;
+    private Param<List<String>> exclude;
+    private Param<Long> eagerLimit;
+    private Param<Long> maxSendSize;
+    private Param<Long> maxQueued;
+    private Param<Integer> connectTimeoutMs;
+    private Param<Integer> exclusivity;
+    private Param<Integer> verbose;
+
+    @Override
+    public String name() {
+        return "tcp";
+    }
+
+    @Override
+    public int defaultPriority() {
+        return 0;
+    }
+
+    @Override
+    public void registerParameters(ParameterRegistrar registrar) {
+        include = registrar.register(ParameterSpec.builder("if_include", ParamType.LIST, List.<String>of())
+                .help("Interfaces to use, by name (eth0) or subnet (10.0.0.0/8); empty uses every interface that is"
+                        + " up. Not with btl_tcp_if_exclude.")
+                .level(1)
+                .build());
+        exclude = registrar.register(ParameterSpec.builder("if_exclude", ParamType.LIST, List.<String>of())
+                .help("Interfaces not to use, by name or subnet. Not with btl_tcp_if_include.")
+                .level(1)
+                .build());
+        eagerLimit = registrar.register(ParameterSpec.builder("eager_limit", ParamType.SIZE, 64L * 1024)
+                .help("Largest message (with its 16-byte header) sent without a rendezvous.")
+                .level(4)
+                .build());
+        maxSendSize = registrar.register(ParameterSpec.builder("max_send_size", ParamType.SIZE, 128L * 1024)
+                .help("Largest fragment of a rendezvous message; at least the eager limit.")
+                .level(4)
+                .build());
+        maxQueued = registrar.register(ParameterSpec.builder("max_queued", ParamType.SIZE, 8L * 1024 * 1024)
+                .help("Bytes queued for one peer (connecting, or its socket full) before sends wait.")
+                .level(6)
+                .build());
+        connectTimeoutMs = registrar.register(ParameterSpec.builder("connect_timeout", ParamType.INT, 30_000)
+                .help("Milliseconds a connection may take before the peer counts as unreachable.")
+                .level(5)
+                .build());
+        exclusivity = registrar.register(ParameterSpec.builder("exclusivity", ParamType.INT, 100)
+                .help("Rank against other BTLs that reach the same peer; the highest reaching a peer is used.")
+                .level(7)
+                .build());
+        verbose = registrar.register(ParameterSpec.builder("verbose", ParamType.INT, 0)
+                .help("Above 0: print the addresses each rank listens on and every refused connection.")
+                .level(5)
+                .build());
+    }
+
+    @Override
+    public Availability probe() {
+        List<TcpInterfaces.Address> selected = selectedAddresses();
+        return selected.isEmpty()
+                ? Availability.unavailable("no IPv4 network interface is up and selected by btl_tcp_if_include/exclude")
+                : Availability.AVAILABLE;
+    }
+
+    private List<TcpInterfaces.Address> selectedAddresses() {
+        return TcpInterfaces.select(TcpInterfaces.all(), include.get(), include.source().toString(), exclude.get(),
+                exclude.source().toString());
+    }
+
+    @Override
+    public List<BtlModule> createModules(BtlEnvironment environment) {
+        if (maxSendSize.get() < eagerLimit.get()) {
+            throw new McaException("btl_tcp_max_send_size=" + maxSendSize.get() + " (" + maxSendSize.source()
+                    + ") is below btl_tcp_eager_limit=" + eagerLimit.get() + " (" + eagerLimit.source() + ")");
+        }
+        if (connectTimeoutMs.get() <= 0) {
+            throw new McaException("btl_tcp_connect_timeout=" + connectTimeoutMs.get() + " ("
+                    + connectTimeoutMs.source() + ") must be positive");
+        }
+        TcpSettings settings = new TcpSettings(eagerLimit.get(), maxSendSize.get(), maxQueued.get(),
+                connectTimeoutMs.get() * 1_000_000L, exclusivity.get());
+        TcpBtlModule module = new TcpBtlModule(environment.rank(), environment.hostname(), environment.jobKey(),
+                selectedAddresses(), settings, line -> System.err.println("jmca: " + line));
+        if (verbose.get() > 0) {
+            System.err.println("jmca: btl/tcp: rank " + environment.rank() + " listens on "
+                    + module.localAddress().get(TcpBtlModule.ADDRESSES_KEY));
+        }
+        return List.of(module);
+    }
+}

@@ -1,0 +1,58 @@
+package org.jmca.btl.tcp;
+
+import java.lang.foreign.MemorySegment;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.SocketChannel;
+import java.util.ArrayDeque;
+import java.util.List;
+import org.jmca.mca.btl.BtlEndpoint;
+import org.jmca.mca.btl.BtlModule;
+
+/**
+ * The connection state to one peer: a connection made lazily on the first send, frames queued
+ * until it is up (or while the socket is full), and the bytes read but not yet a whole frame.
+ */
+final class TcpEndpoint implements BtlEndpoint {
+    enum State { CLOSED, CONNECTING, CONNECTED, PEER_FINALIZED, FAILED }
+
+    private final int rank;
+    private final TcpBtlModule module;
+    final List<InetSocketAddress> addresses;
+    final String hostname;
+
+    State state = State.CLOSED;
+    SocketChannel channel;
+    SelectionKey key;
+    /** The connection we started, while it is being made. */
+    SocketChannel outgoing;
+    long connectStartedNanos;
+    final ArrayDeque<ByteBuffer> sendQueue = new ArrayDeque<>();
+    long queuedBytes;
+    ByteBuffer readBuffer;
+    /** The whole of {@link #readBuffer}, for slicing frames out of it. */
+    MemorySegment readSegment;
+
+    TcpEndpoint(int rank, TcpBtlModule module, List<InetSocketAddress> addresses, String hostname) {
+        this.rank = rank;
+        this.module = module;
+        this.addresses = addresses;
+        this.hostname = hostname;
+    }
+
+    @Override
+    public int rank() {
+        return rank;
+    }
+
+    @Override
+    public BtlModule module() {
+        return module;
+    }
+
+    @Override
+    public String toString() {
+        return "rank " + rank + " on " + hostname + " " + addresses;
+    }
+}
