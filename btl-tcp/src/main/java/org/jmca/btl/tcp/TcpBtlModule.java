@@ -294,10 +294,16 @@ final class TcpBtlModule implements BtlModule {
         }
         key.cancel();
         out.channel().close();
-        if (endpoint.state == State.CONNECTING && endpoint.outgoing == out.channel()) {
-            connectFailed(endpoint, endpoint.addresses.size() - 1,
-                    "it refused the connection (does it run in another job?)");
+        if (endpoint.state != State.CONNECTING || endpoint.outgoing != out.channel()) {
+            return;
         }
+        if (rank > endpoint.rank()) {
+            // The lower rank refused us because its own connection to us wins; it is on its way.
+            endpoint.outgoing = null;
+            return;
+        }
+        connectFailed(endpoint, endpoint.addresses.size() - 1,
+                "it refused the connection (does it run in another job?)");
     }
 
     private void onIncoming(SelectionKey key, Incoming in) throws IOException {
