@@ -5,6 +5,7 @@ import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -33,6 +34,10 @@ import org.jmca.mca.param.ValueSource.Kind;
 public final class McaSources {
     /** Prefix of the environment variables that set parameters. */
     public static final String ENV_PREFIX = "JMCA_MCA_";
+    /** Where a launcher hands its {@code --mca} pairs to the processes it starts. */
+    public static final String ENV_COMMAND_LINE = "JMCA_CMDLINE_MCA";
+    /** Where a launcher hands its {@code --tune} files (comma-separated) to the processes it starts. */
+    public static final String ENV_TUNE_FILES = "JMCA_TUNE_FILES";
     /** Name of the user and system parameter files. */
     public static final String FILE_NAME = "mca-params.conf";
 
@@ -56,7 +61,39 @@ public final class McaSources {
                 .userHome(Path.of(home == null || home.isBlank() ? System.getProperty("user.home") : home))
                 .classLoader(Thread.currentThread().getContextClassLoader());
         String jmcaHome = System.getenv("JMCA_HOME");
-        return jmcaHome == null || jmcaHome.isBlank() ? sources : sources.jmcaHome(Path.of(jmcaHome));
+        if (jmcaHome != null && !jmcaHome.isBlank()) {
+            sources.jmcaHome(Path.of(jmcaHome));
+        }
+        // In a process started by jmpirun, its --mca and --tune flags count as this process's own.
+        String commandLine = System.getenv(ENV_COMMAND_LINE);
+        if (commandLine != null && !commandLine.isEmpty()) {
+            sources.commandLine(decodeCommandLine(commandLine));
+        }
+        String tune = System.getenv(ENV_TUNE_FILES);
+        if (tune != null && !tune.isEmpty()) {
+            sources.tuneFiles(Arrays.stream(tune.split(",")).map(Path::of).toList());
+        }
+        return sources;
+    }
+
+    /** {@code --mca} pairs as one environment value: {@code name=value} lines. */
+    public static String encodeCommandLine(List<Map.Entry<String, String>> pairs) {
+        StringBuilder text = new StringBuilder();
+        for (Map.Entry<String, String> pair : pairs) {
+            if (pair.getKey().contains("=") || pair.getKey().contains("\n") || pair.getValue().contains("\n")) {
+                throw new ParameterException("--mca " + pair.getKey() + " " + pair.getValue()
+                        + ": a name may not hold '=' or a line break, nor a value a line break");
+            }
+            text.append(pair.getKey()).append('=').append(pair.getValue()).append('\n');
+        }
+        return text.toString();
+    }
+
+    static List<Map.Entry<String, String>> decodeCommandLine(String text) {
+        return text.lines().filter(line -> !line.isEmpty()).map(line -> {
+            int eq = line.indexOf('=');
+            return Map.entry(line.substring(0, eq), line.substring(eq + 1));
+        }).toList();
     }
 
     /** Sources with nothing set: tests add what they need. */

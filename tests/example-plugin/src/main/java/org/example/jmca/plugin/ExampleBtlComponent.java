@@ -1,11 +1,10 @@
 package org.example.jmca.plugin;
 
 import java.util.List;
-import java.util.Set;
+import org.jmca.mca.Availability;
 import org.jmca.mca.btl.BtlComponent;
 import org.jmca.mca.btl.BtlEnvironment;
 import org.jmca.mca.btl.BtlModule;
-import org.jmca.mca.btl.BtlProperties;
 import org.jmca.mca.param.Param;
 import org.jmca.mca.param.ParamType;
 import org.jmca.mca.param.ParameterRegistrar;
@@ -14,7 +13,8 @@ import org.jmca.mca.param.ParameterSpec;
 /**
  * {@code btl/example}: a component written outside JMCA. It is found on the class path (or the
  * module path) through {@code META-INF/services/org.jmca.mca.Component}, registers a parameter
- * whose default its own {@code reference.conf} overrides, and makes one module.
+ * whose default its own {@code reference.conf} overrides, and reaches no peer (it makes no
+ * module), so jobs run unchanged with it present.
  */
 public final class ExampleBtlComponent implements BtlComponent {
     private Param<String> greeting;
@@ -43,27 +43,12 @@ public final class ExampleBtlComponent implements BtlComponent {
     }
 
     @Override
+    public Availability probe() {
+        return greeting.get().isBlank() ? Availability.unavailable("btl_example_greeting is empty") : Availability.AVAILABLE;
+    }
+
+    @Override
     public List<BtlModule> createModules(BtlEnvironment environment) {
-        BtlProperties properties = new BtlProperties(1, 1_000_000, 1, 1024, 1024, Set.of(BtlProperties.Flag.SEND));
-        return List.of(new BtlModule() {
-            @Override
-            public String componentName() {
-                return name();
-            }
-
-            @Override
-            public BtlProperties properties() {
-                return properties;
-            }
-
-            @Override
-            public void finalizeModule() {
-            }
-
-            @Override
-            public String toString() {
-                return "btl/example module (" + greeting.get() + ")";
-            }
-        });
+        return List.of();
     }
 }

@@ -1,0 +1,74 @@
+package mpi;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import org.jmca.mca.pml.PmlRequest;
+import org.jmca.mca.pml.SendMode;
+
+/**
+ * Buffered sends: each copies its message and completes at once; the copy counts against the
+ * buffer the user attached until the message has left. Space is accounted as MPI does
+ * (message size plus {@link MPI#BSEND_OVERHEAD}), so a program that fits in Open MPI fits here.
+ */
+final class BufferedSends {
+    private record Outstanding(PmlRequest request, long bytes) { }
+
+    private ByteBuffer attached;
+    private long used;
+    private final List<Outstanding> outstanding = new ArrayList<>();
+
+    void attach(ByteBuffer buffer) throws MPIException {
+        if (attached != null) {
+            throw new MPIException(MPI.ERR_BUFFER, "a buffer of " + attached.capacity()
+                    + " bytes is attached already; detach it first");
+        }
+        if (buffer == null) {
+            throw new MPIException(MPI.ERR_BUFFER, "the buffer to attach is null");
+        }
+        attached = buffer;
+    }
+
+    ByteBuffer detach(JobRuntime runtime) throws MPIException {
+        if (attached == null) {
+            throw new MPIException(MPI.ERR_BUFFER, "no buffer is attached");
+        }
+        runtime.progress.waitUntil(() -> outstanding.stream().allMatch(o -> o.request().isComplete()));
+        outstanding.clear();
+        used = 0;
+        ByteBuffer buffer = attached;
+        attached = null;
+        return buffer;
+    }
+
+    Request send(Comm comm, MemorySegment data, int jobRank, int tag) throws MPIException {
+        reap();
+        long need = data.byteSize() + MPI.BSEND_OVERHEAD;
+        if (attached == null) {
+            throw new MPIException(MPI.ERR_BUFFER, "a buffered send needs a buffer: call MPI.attachBuffer first");
+        }
+        if (used + need > attached.capacity()) {
+            throw new MPIException(MPI.ERR_BUFFER, "the attached buffer of " + attached.capacity() + " bytes has "
+                    + (attached.capacity() - used) + " free, but this buffered send needs " + need
+                    + " (message plus MPI.BSEND_OVERHEAD)");
+        }
+        MemorySegment copy = MemorySegment.ofArray(data.toArray(ValueLayout.JAVA_BYTE));
+        PmlRequest request = comm.runtime().pml.isend(copy, jobRank, tag, comm.context, SendMode.STANDARD);
+        outstanding.add(new Outstanding(request, need));
+        used += need;
+        return Request.completed(comm, new Status(MPI.ANY_SOURCE, MPI.ANY_TAG, MPI.SUCCESS, 0, false));
+    }
+
+    private void reap() {
+        for (Iterator<Outstanding> it = outstanding.iterator(); it.hasNext(); ) {
+            Outstanding o = it.next();
+            if (o.request().isComplete()) {
+                used -= o.bytes();
+                it.remove();
+            }
+        }
+    }
+}

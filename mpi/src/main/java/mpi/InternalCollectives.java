@@ -1,0 +1,79 @@
+package mpi;
+
+import java.lang.foreign.MemorySegment;
+import org.jmca.mca.pml.PmlRequest;
+import org.jmca.mca.pml.SendMode;
+
+/**
+ * The few collectives the runtime itself needs (barrier, agreeing on a context, gathering the
+ * colours of a split), on a communicator's collective context with tags users cannot use.
+ * Simple and correct; the tuned algorithms belong to the coll framework.
+ */
+final class InternalCollectives {
+    private static final int TAG_BARRIER = -10;
+    private static final int TAG_GATHER = -11;
+    private static final int TAG_BCAST = -12;
+
+    private InternalCollectives() {
+    }
+
+    /** Dissemination barrier: ceil(log2 n) rounds of one zero-byte message each way. */
+    static void barrier(Comm comm) throws MPIException {
+        JobRuntime rt = comm.runtime();
+        int size = comm.size();
+        int rank = comm.rank();
+        MemorySegment empty = MemorySegment.ofArray(new byte[0]);
+        for (int distance = 1; distance < size; distance <<= 1) {
+            int to = comm.jobRanks[(rank + distance) % size];
+            int from = comm.jobRanks[(rank - distance + size) % size];
+            PmlRequest receive = rt.pml.irecv(MemorySegment.ofArray(new byte[0]), from, TAG_BARRIER, comm.context + 1);
+            PmlRequest send = rt.pml.isend(empty, to, TAG_BARRIER, comm.context + 1, SendMode.STANDARD);
+            rt.progress.waitUntil(() -> receive.isComplete() && send.isComplete());
+        }
+    }
+
+    /** Every rank's {@code values}, concatenated in rank order (linear gather to rank 0, then broadcast). */
+    static int[] allgather(Comm comm, int[] values) throws MPIException {
+        JobRuntime rt = comm.runtime();
+        int size = comm.size();
+        int n = values.length;
+        int[] all = new int[size * n];
+        int context = comm.context + 1;
+        if (comm.rank() == 0) {
+            System.arraycopy(values, 0, all, 0, n);
+            PmlRequest[] receives = new PmlRequest[size];
+            for (int r = 1; r < size; r++) {
+                receives[r] = rt.pml.irecv(MemorySegment.ofArray(all).asSlice(4L * r * n, 4L * n), comm.jobRanks[r],
+                        TAG_GATHER, context);
+            }
+            for (int r = 1; r < size; r++) {
+                PmlRequest receive = receives[r];
+                rt.progress.waitUntil(receive::isComplete);
+            }
+            PmlRequest[] sends = new PmlRequest[size];
+            for (int r = 1; r < size; r++) {
+                sends[r] = rt.pml.isend(MemorySegment.ofArray(all), comm.jobRanks[r], TAG_BCAST, context,
+                        SendMode.STANDARD);
+            }
+            for (int r = 1; r < size; r++) {
+                PmlRequest send = sends[r];
+                rt.progress.waitUntil(send::isComplete);
+            }
+        } else {
+            PmlRequest send = rt.pml.isend(MemorySegment.ofArray(values), comm.jobRanks[0], TAG_GATHER, context,
+                    SendMode.STANDARD);
+            PmlRequest receive = rt.pml.irecv(MemorySegment.ofArray(all), comm.jobRanks[0], TAG_BCAST, context);
+            rt.progress.waitUntil(() -> send.isComplete() && receive.isComplete());
+        }
+        return all;
+    }
+
+    /** The largest {@code value} over the communicator. */
+    static int allreduceMax(Comm comm, int value) throws MPIException {
+        int max = Integer.MIN_VALUE;
+        for (int v : allgather(comm, new int[] {value})) {
+            max = Math.max(max, v);
+        }
+        return max;
+    }
+}

@@ -1,0 +1,112 @@
+package mpi;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.jmca.config.McaSources;
+import org.jmca.mca.ComponentRepository;
+import org.jmca.mca.Framework;
+import org.jmca.mca.McaException;
+import org.jmca.mca.McaFrameworks;
+import org.jmca.mca.btl.BtlComponent;
+import org.jmca.mca.btl.BtlEnvironment;
+import org.jmca.mca.btl.BtlModule;
+import org.jmca.mca.btl.Peer;
+import org.jmca.mca.pml.PmlComponent;
+import org.jmca.mca.pml.PmlEnvironment;
+import org.jmca.mca.pml.PmlModule;
+import org.jmca.mca.progress.ProgressComponent;
+import org.jmca.mca.progress.ProgressEngine;
+import org.jmca.mca.progress.ProgressEnvironment;
+import org.jmca.rte.JobInfo;
+import org.jmca.rte.PeerRecord;
+import org.jmca.rte.WireUp;
+
+/**
+ * The MPI state of this process between Init and Finalize: the wire-up, the opened frameworks
+ * and the modules the selected components made. Init and Finalize wire them in this order:
+ * parameters → frameworks (selection) → progress engine → BTL modules → address exchange → PML.
+ */
+final class JobRuntime {
+    private static final String PML_KEY = "pml.component";
+
+    final WireUp wireUp;
+    final JobInfo job;
+    final McaFrameworks frameworks;
+    final ProgressEngine progress;
+    final List<BtlModule> btls;
+    final PmlModule pml;
+    final long startNanos = System.nanoTime();
+    /** The next free communicator context; every rank of a communicator agrees on it when one is made. */
+    int nextContext = 4;
+
+    private JobRuntime(WireUp wireUp, McaFrameworks frameworks, ProgressEngine progress, List<BtlModule> btls,
+                       PmlModule pml) {
+        this.wireUp = wireUp;
+        this.job = wireUp.job();
+        this.frameworks = frameworks;
+        this.progress = progress;
+        this.btls = btls;
+        this.pml = pml;
+    }
+
+    static JobRuntime start() {
+        WireUp wireUp = WireUp.detect();
+        JobInfo job = wireUp.job();
+        ClassLoader loader = Thread.currentThread().getContextClassLoader();
+        McaFrameworks frameworks = McaFrameworks.open(ComponentRepository.discover(loader),
+                McaSources.ofProcess().classLoader(loader).registry(),
+                line -> System.err.println("jmca: rank " + job.rank() + ": " + line));
+        if (job.rank() == 0) {
+            frameworks.warnings().forEach(w -> System.err.println("jmca: warning: " + w));
+        }
+        ProgressEngine progress = ((ProgressComponent) frameworks.selection(Framework.PROGRESS).requireSingle())
+                .createEngine(new ProgressEnvironment(job.localSize(), Runtime.getRuntime().availableProcessors()));
+        List<BtlModule> btls = new ArrayList<>();
+        BtlEnvironment btlEnvironment = new BtlEnvironment(job.rank(), job.size(), job.hostname(), job.jobId(),
+                job.jobKey(), progress);
+        for (var component : frameworks.selection(Framework.BTL).selected()) {
+            btls.addAll(((BtlComponent) component).createModules(btlEnvironment));
+        }
+        PmlComponent pmlComponent = (PmlComponent) frameworks.selection(Framework.PML).requireSingle();
+
+        Map<String, String> published = new HashMap<>();
+        btls.forEach(btl -> published.putAll(btl.localAddress()));
+        published.put(PML_KEY, pmlComponent.name());
+        List<PeerRecord> records = wireUp.exchange(published);
+        List<Peer> peers = new ArrayList<>();
+        for (PeerRecord record : records) {
+            String theirPml = record.values().get(PML_KEY);
+            if (!pmlComponent.name().equals(theirPml)) {
+                throw new McaException("rank " + job.rank() + " selected pml/" + pmlComponent.name() + " but rank "
+                        + record.rank() + " selected pml/" + theirPml + "; every rank must use the same pml");
+            }
+            peers.add(new Peer(record.rank(), record.hostname(), record.values()));
+        }
+        PmlModule pml = pmlComponent.createModule(new PmlEnvironment(job.rank(), peers, btls, progress));
+        return new JobRuntime(wireUp, frameworks, progress, btls, pml);
+    }
+
+    /** Waits until every fragment accepted for sending has left this process. */
+    void flush() {
+        progress.waitUntil(() -> !pml.hasPendingSends());
+    }
+
+    /** Releases everything in the reverse order of {@link #start()}, then tells the launcher. */
+    void finish() {
+        pml.finalizeModule();
+        btls.forEach(BtlModule::finalizeModule);
+        progress.close();
+        frameworks.close();
+        wireUp.finalized();
+        wireUp.close();
+    }
+
+    /** A new context agreed by every rank of {@code parent}: the largest proposal, each rank's next free one. */
+    int agreeOnContext(Comm parent) throws MPIException {
+        int agreed = InternalCollectives.allreduceMax(parent, nextContext);
+        nextContext = agreed + 2;
+        return agreed;
+    }
+}

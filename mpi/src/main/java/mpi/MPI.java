@@ -1,0 +1,305 @@
+package mpi;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.CharBuffer;
+import java.nio.DoubleBuffer;
+import java.nio.FloatBuffer;
+import java.nio.IntBuffer;
+import java.nio.LongBuffer;
+import java.nio.ShortBuffer;
+import org.jmca.mca.McaException;
+import org.jmca.rte.WireUpException;
+
+/**
+ * The entry point of the MPI API, as in Open MPI's Java bindings: initialization, constants,
+ * predefined communicators and datatypes, buffers.
+ */
+public final class MPI {
+    // Error classes, numbered as in Open MPI's mpi.h.
+    public static final int SUCCESS = 0;
+    public static final int ERR_BUFFER = 1;
+    public static final int ERR_COUNT = 2;
+    public static final int ERR_TYPE = 3;
+    public static final int ERR_TAG = 4;
+    public static final int ERR_COMM = 5;
+    public static final int ERR_RANK = 6;
+    public static final int ERR_REQUEST = 7;
+    public static final int ERR_ROOT = 8;
+    public static final int ERR_GROUP = 9;
+    public static final int ERR_OP = 10;
+    public static final int ERR_TOPOLOGY = 11;
+    public static final int ERR_DIMS = 12;
+    public static final int ERR_ARG = 13;
+    public static final int ERR_UNKNOWN = 14;
+    public static final int ERR_TRUNCATE = 15;
+    public static final int ERR_OTHER = 16;
+    public static final int ERR_INTERN = 17;
+    public static final int ERR_IN_STATUS = 18;
+    public static final int ERR_PENDING = 19;
+    public static final int ERR_LASTCODE = 92;
+
+    public static final int THREAD_SINGLE = 0;
+    public static final int THREAD_FUNNELED = 1;
+    public static final int THREAD_SERIALIZED = 2;
+    public static final int THREAD_MULTIPLE = 3;
+
+    public static final int ANY_SOURCE = -1;
+    public static final int ANY_TAG = -1;
+    public static final int PROC_NULL = -2;
+    public static final int UNDEFINED = -32766;
+
+    public static final int IDENT = 0;
+    public static final int CONGRUENT = 1;
+    public static final int SIMILAR = 2;
+    public static final int UNEQUAL = 3;
+
+    /** Attribute key of the largest tag ({@code COMM_WORLD.getAttr(MPI.TAG_UB)}). */
+    public static final int TAG_UB = 0;
+    /** The largest tag: 2^30 - 1 (the negative tags and those above are JMCA's own). */
+    static final int MAX_TAG = (1 << 30) - 1;
+    /** Bytes a buffered send uses in the attached buffer beyond its message. */
+    public static final int BSEND_OVERHEAD = 128;
+
+    public static final Datatype BYTE = new Datatype("MPI.BYTE", 1, byte[].class, ByteBuffer.class);
+    public static final Datatype CHAR = new Datatype("MPI.CHAR", 2, char[].class, CharBuffer.class);
+    public static final Datatype SHORT = new Datatype("MPI.SHORT", 2, short[].class, ShortBuffer.class);
+    public static final Datatype BOOLEAN = new Datatype("MPI.BOOLEAN", 1, boolean[].class, ByteBuffer.class);
+    public static final Datatype INT = new Datatype("MPI.INT", 4, int[].class, IntBuffer.class);
+    public static final Datatype LONG = new Datatype("MPI.LONG", 8, long[].class, LongBuffer.class);
+    public static final Datatype FLOAT = new Datatype("MPI.FLOAT", 4, float[].class, FloatBuffer.class);
+    public static final Datatype DOUBLE = new Datatype("MPI.DOUBLE", 8, double[].class, DoubleBuffer.class);
+
+    /** Print the error and abort the job (the default). */
+    public static final Errhandler ERRORS_ARE_FATAL = new Errhandler("MPI.ERRORS_ARE_FATAL", true);
+    /** Throw an {@link MPIException}. */
+    public static final Errhandler ERRORS_RETURN = new Errhandler("MPI.ERRORS_RETURN", false);
+
+    /** Every process of the job. */
+    public static final Intracomm COMM_WORLD = new Intracomm("MPI_COMM_WORLD");
+    /** This process alone. */
+    public static final Intracomm COMM_SELF = new Intracomm("MPI_COMM_SELF");
+
+    private static final int WORLD_CONTEXT = 0;
+    private static final int SELF_CONTEXT = 2;
+
+    private static volatile JobRuntime runtime;
+    private static volatile boolean finalized;
+    private static BufferedSends bufferedSends = new BufferedSends();
+    private static int providedThreadLevel = THREAD_SINGLE;
+
+    private MPI() {
+    }
+
+    /** Initializes MPI; returns the arguments unchanged. */
+    public static String[] Init(String[] args) throws MPIException {
+        InitThread(args, THREAD_SINGLE);
+        return args;
+    }
+
+    /**
+     * Initializes MPI with a thread level. JMCA provides up to THREAD_SERIALIZED: any thread may
+     * call MPI, one at a time.
+     *
+     * @return the level provided
+     */
+    public static int InitThread(String[] args, int required) throws MPIException {
+        if (runtime != null || finalized) {
+            throw new MPIException(ERR_OTHER, "MPI.Init was called " + (finalized ? "after MPI.Finalize" : "twice"));
+        }
+        if (required < THREAD_SINGLE || required > THREAD_MULTIPLE) {
+            throw new MPIException(ERR_ARG, "thread level " + required + " is not one of MPI.THREAD_SINGLE..MULTIPLE");
+        }
+        JobRuntime started;
+        try {
+            started = JobRuntime.start();
+        } catch (McaException | WireUpException e) {
+            System.err.println("jmca: MPI.Init failed: " + e.getMessage());
+            System.err.flush();
+            System.exit(1);
+            throw new MPIException(ERR_OTHER, e.getMessage());
+        }
+        int[] world = new int[started.job.size()];
+        for (int r = 0; r < world.length; r++) {
+            world[r] = r;
+        }
+        COMM_WORLD.bind(started, WORLD_CONTEXT, world);
+        COMM_SELF.bind(started, SELF_CONTEXT, new int[] {started.job.rank()});
+        providedThreadLevel = Math.min(required, THREAD_SERIALIZED);
+        runtime = started;
+        return providedThreadLevel;
+    }
+
+    /** Finalizes MPI: waits for every rank, then releases every resource. Collective over COMM_WORLD. */
+    public static void Finalize() throws MPIException {
+        JobRuntime rt = runtime;
+        if (rt == null) {
+            throw new MPIException(ERR_OTHER, "MPI.Finalize was called " + (finalized ? "twice" : "before MPI.Init"));
+        }
+        COMM_WORLD.call("MPI_Finalize", r -> {
+            r.flush();
+            InternalCollectives.barrier(COMM_WORLD);
+            r.flush();
+            return null;
+        });
+        finalized = true;
+        runtime = null;
+        rt.finish();
+    }
+
+    public static boolean isInitialized() throws MPIException {
+        return runtime != null || finalized;
+    }
+
+    public static boolean isFinalized() {
+        return finalized;
+    }
+
+    public static int queryThread() throws MPIException {
+        return providedThreadLevel;
+    }
+
+    public static boolean isThreadMain() throws MPIException {
+        return true;
+    }
+
+    /** Seconds since an arbitrary moment, with nanosecond resolution. */
+    public static double wtime() {
+        return System.nanoTime() / 1e9;
+    }
+
+    public static double wtick() {
+        return 1e-9;
+    }
+
+    public static String getProcessorName() throws MPIException {
+        return COMM_WORLD.call("MPI_Get_processor_name", rt -> rt.job.hostname());
+    }
+
+    /** Gives MPI a buffer for buffered sends. */
+    public static void attachBuffer(ByteBuffer buffer) throws MPIException {
+        COMM_WORLD.call("MPI_Buffer_attach", rt -> {
+            bufferedSends.attach(buffer);
+            return null;
+        });
+    }
+
+    /** Waits until every buffered send has left, and takes the buffer back. */
+    public static ByteBuffer detachBuffer() throws MPIException {
+        return COMM_WORLD.call("MPI_Buffer_detach", rt -> bufferedSends.detach(rt));
+    }
+
+    static BufferedSends bufferedSends() {
+        return bufferedSends;
+    }
+
+    // ---- buffers ----------------------------------------------------------------------------
+
+    public static ByteBuffer newByteBuffer(int capacity) {
+        return ByteBuffer.allocateDirect(capacity).order(ByteOrder.nativeOrder());
+    }
+
+    public static CharBuffer newCharBuffer(int capacity) {
+        return newByteBuffer(capacity * 2).asCharBuffer();
+    }
+
+    public static ShortBuffer newShortBuffer(int capacity) {
+        return newByteBuffer(capacity * 2).asShortBuffer();
+    }
+
+    public static IntBuffer newIntBuffer(int capacity) {
+        return newByteBuffer(capacity * 4).asIntBuffer();
+    }
+
+    public static LongBuffer newLongBuffer(int capacity) {
+        return newByteBuffer(capacity * 8).asLongBuffer();
+    }
+
+    public static FloatBuffer newFloatBuffer(int capacity) {
+        return newByteBuffer(capacity * 4).asFloatBuffer();
+    }
+
+    public static DoubleBuffer newDoubleBuffer(int capacity) {
+        return newByteBuffer(capacity * 8).asDoubleBuffer();
+    }
+
+    /** The part of {@code buf} from element {@code offset} on, sharing its memory. */
+    public static ByteBuffer slice(ByteBuffer buf, int offset) {
+        return buf.duplicate().clear().position(offset).slice().order(buf.order());
+    }
+
+    public static CharBuffer slice(CharBuffer buf, int offset) {
+        return buf.duplicate().clear().position(offset).slice();
+    }
+
+    public static ShortBuffer slice(ShortBuffer buf, int offset) {
+        return buf.duplicate().clear().position(offset).slice();
+    }
+
+    public static IntBuffer slice(IntBuffer buf, int offset) {
+        return buf.duplicate().clear().position(offset).slice();
+    }
+
+    public static LongBuffer slice(LongBuffer buf, int offset) {
+        return buf.duplicate().clear().position(offset).slice();
+    }
+
+    public static FloatBuffer slice(FloatBuffer buf, int offset) {
+        return buf.duplicate().clear().position(offset).slice();
+    }
+
+    public static DoubleBuffer slice(DoubleBuffer buf, int offset) {
+        return buf.duplicate().clear().position(offset).slice();
+    }
+
+    public static ByteBuffer slice(byte[] buf, int offset) {
+        return ByteBuffer.wrap(buf, offset, buf.length - offset).slice();
+    }
+
+    public static CharBuffer slice(char[] buf, int offset) {
+        return CharBuffer.wrap(buf, offset, buf.length - offset).slice();
+    }
+
+    public static ShortBuffer slice(short[] buf, int offset) {
+        return ShortBuffer.wrap(buf, offset, buf.length - offset).slice();
+    }
+
+    public static IntBuffer slice(int[] buf, int offset) {
+        return IntBuffer.wrap(buf, offset, buf.length - offset).slice();
+    }
+
+    public static LongBuffer slice(long[] buf, int offset) {
+        return LongBuffer.wrap(buf, offset, buf.length - offset).slice();
+    }
+
+    public static FloatBuffer slice(float[] buf, int offset) {
+        return FloatBuffer.wrap(buf, offset, buf.length - offset).slice();
+    }
+
+    public static DoubleBuffer slice(double[] buf, int offset) {
+        return DoubleBuffer.wrap(buf, offset, buf.length - offset).slice();
+    }
+
+    // ---- ending the job ---------------------------------------------------------------------
+
+    /** ERRORS_ARE_FATAL: prints what went wrong and aborts the job with the error class as status. */
+    static void fatal(String message, int errorClass) {
+        JobRuntime rt = runtime;
+        String who = rt == null ? "jmca: " : "jmca: rank " + rt.job.rank() + ": ";
+        System.err.println(who + message);
+        System.err.println(who + "the error handler is MPI.ERRORS_ARE_FATAL, so the job is aborted"
+                + " (set MPI.ERRORS_RETURN to get an MPIException instead)");
+        abortJob(errorClass == 0 ? 1 : errorClass, message);
+    }
+
+    /** Tells the launcher to stop the job and exits with {@code code}. */
+    static void abortJob(int code, String message) {
+        JobRuntime rt = runtime;
+        System.out.flush();
+        System.err.flush();
+        if (rt != null) {
+            rt.wireUp.abort(code, message);
+        }
+        System.exit(code);
+    }
+}

@@ -1,0 +1,68 @@
+package mpi;
+
+/** What a receive (or a probe, or a wait) found. */
+public final class Status {
+    private final int source;
+    private final int tag;
+    private final int error;
+    private final long byteCount;
+    private final boolean cancelled;
+    private int index = MPI.UNDEFINED;
+
+    Status(int source, int tag, int error, long byteCount, boolean cancelled) {
+        this.source = source;
+        this.tag = tag;
+        this.error = error;
+        this.byteCount = byteCount;
+        this.cancelled = cancelled;
+    }
+
+    /** The sender's rank in the communicator of the receive. */
+    public int getSource() throws MPIException {
+        return source;
+    }
+
+    public int getTag() throws MPIException {
+        return tag;
+    }
+
+    /** The error class of the operation: MPI.SUCCESS, or MPI.ERR_TRUNCATE for a truncated message. */
+    public int getError() throws MPIException {
+        return error;
+    }
+
+    /** Number of whole elements of {@code datatype} received, or MPI.UNDEFINED if not a whole number. */
+    public int getCount(Datatype datatype) throws MPIException {
+        int size = datatype.size();
+        return byteCount % size == 0 ? Math.toIntExact(byteCount / size) : MPI.UNDEFINED;
+    }
+
+    /** For predefined types, the same as {@link #getCount}. */
+    public int getElements(Datatype datatype) throws MPIException {
+        return getCount(datatype);
+    }
+
+    public long getElementsX(Datatype datatype) throws MPIException {
+        return byteCount / datatype.size();
+    }
+
+    public boolean isCancelled() throws MPIException {
+        return cancelled;
+    }
+
+    /** The index of the request this status belongs to in waitAny/testAny and friends. */
+    public int getIndex() {
+        return index;
+    }
+
+    Status withIndex(int i) {
+        this.index = i;
+        return this;
+    }
+
+    @Override
+    public String toString() {
+        return "Status[source=" + source + ", tag=" + tag + ", error=" + ErrorClasses.name(error) + ", bytes="
+                + byteCount + (cancelled ? ", cancelled" : "") + "]";
+    }
+}

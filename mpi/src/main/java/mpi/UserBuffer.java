@@ -1,0 +1,97 @@
+package mpi;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.Buffer;
+import java.nio.ByteBuffer;
+
+/**
+ * A user's buffer as the bytes the PML moves. Arrays and buffers (heap or direct) are used in
+ * place — no copy — through {@link MemorySegment#ofArray} and {@link MemorySegment#ofBuffer};
+ * only {@code boolean[]}, which has no segment view, goes through a byte array, copied once
+ * before a send and once after a receive.
+ *
+ * @param segment         the bytes the message occupies
+ * @param afterReceive    what to do once a receive completed (unpack booleans), or null
+ */
+record UserBuffer(MemorySegment segment, Runnable afterReceive) {
+
+    /** The region of {@code count} elements of {@code type} at the start of {@code buf}. */
+    static UserBuffer of(Object buf, int count, Datatype type, boolean forReceive) throws MPIException {
+        if (type == null) {
+            throw new MPIException(MPI.ERR_TYPE, "the datatype is null");
+        }
+        if (count < 0) {
+            throw new MPIException(MPI.ERR_COUNT, "count " + count + " is negative");
+        }
+        long bytes = (long) count * type.size();
+        if (buf == null) {
+            if (count == 0) {
+                return new UserBuffer(MemorySegment.ofArray(new byte[0]), null);
+            }
+            throw new MPIException(MPI.ERR_BUFFER, "the buffer is null but count is " + count);
+        }
+        if (buf instanceof boolean[] booleans && type.arrayType() == boolean[].class) {
+            checkLength(booleans.length, count, type, "boolean[]");
+            return booleans(booleans, count, forReceive);
+        }
+        MemorySegment whole;
+        if (buf instanceof Buffer buffer) {
+            if (!(buffer instanceof ByteBuffer) && !type.bufferType().isInstance(buffer)) {
+                throw new MPIException(MPI.ERR_BUFFER, "a " + buffer.getClass().getSimpleName() + " does not hold "
+                        + type + " elements; use a " + type.bufferType().getSimpleName() + " or a ByteBuffer");
+            }
+            if (forReceive && buffer.isReadOnly()) {
+                throw new MPIException(MPI.ERR_BUFFER, "the receive buffer is read-only");
+            }
+            whole = MemorySegment.ofBuffer(buffer.duplicate().clear());
+            if (whole.byteSize() < bytes) {
+                throw new MPIException(MPI.ERR_BUFFER, "buffer too small: " + count + " " + type + " need " + bytes
+                        + " bytes, the " + buffer.getClass().getSimpleName() + " holds " + whole.byteSize());
+            }
+        } else if (buf.getClass() == type.arrayType()) {
+            whole = arraySegment(buf);
+            checkLength(java.lang.reflect.Array.getLength(buf), count, type, type.arrayType().getSimpleName());
+        } else {
+            throw new MPIException(MPI.ERR_BUFFER, "a " + buf.getClass().getSimpleName() + " buffer does not hold "
+                    + type + " elements; " + type + " needs a " + type.arrayType().getSimpleName() + " or a buffer");
+        }
+        return new UserBuffer(whole.asSlice(0, bytes), null);
+    }
+
+    private static void checkLength(int length, int count, Datatype type, String what) throws MPIException {
+        if (length < count) {
+            throw new MPIException(MPI.ERR_BUFFER, "buffer too small: count " + count + " of " + type + " but the "
+                    + what + " holds " + length + " elements");
+        }
+    }
+
+    private static MemorySegment arraySegment(Object array) {
+        return switch (array) {
+            case byte[] a -> MemorySegment.ofArray(a);
+            case char[] a -> MemorySegment.ofArray(a);
+            case short[] a -> MemorySegment.ofArray(a);
+            case int[] a -> MemorySegment.ofArray(a);
+            case long[] a -> MemorySegment.ofArray(a);
+            case float[] a -> MemorySegment.ofArray(a);
+            case double[] a -> MemorySegment.ofArray(a);
+            default -> throw new IllegalArgumentException("not a primitive array: " + array.getClass());
+        };
+    }
+
+    private static UserBuffer booleans(boolean[] values, int count, boolean forReceive) {
+        byte[] bytes = new byte[count];
+        if (!forReceive) {
+            for (int i = 0; i < count; i++) {
+                bytes[i] = (byte) (values[i] ? 1 : 0);
+            }
+            return new UserBuffer(MemorySegment.ofArray(bytes), null);
+        }
+        MemorySegment segment = MemorySegment.ofArray(bytes);
+        return new UserBuffer(segment, () -> {
+            for (int i = 0; i < count; i++) {
+                values[i] = segment.get(ValueLayout.JAVA_BYTE, i) != 0;
+            }
+        });
+    }
+}

@@ -1,0 +1,9 @@
+/** Launch and wire-up: jmpirun, the embedded key-value exchange, singletons. */
+module org.jmca.rte {
+    requires org.jmca.config;
+    requires info.picocli;
+
+    exports org.jmca.rte;
+    exports org.jmca.rte.launcher;
+    opens org.jmca.rte.launcher to info.picocli;
+}

@@ -1,0 +1,30 @@
+package org.jmca.rte;
+
+import java.util.Objects;
+
+/**
+ * Who this process is in its job.
+ *
+ * @param rank      its rank
+ * @param size      the number of processes
+ * @param localSize the number of processes on this host
+ * @param jobId     unique to the job
+ * @param jobKey    the job's secret, presented by every connection between its processes
+ * @param hostname  this host's name
+ */
+public record JobInfo(int rank, int size, int localSize, String jobId, byte[] jobKey, String hostname) {
+    public JobInfo {
+        Objects.requireNonNull(jobId, "jobId");
+        Objects.requireNonNull(hostname, "hostname");
+        jobKey = jobKey.clone();
+        if (size < 1 || rank < 0 || rank >= size || localSize < 1 || localSize > size) {
+            throw new IllegalArgumentException("rank=" + rank + " size=" + size + " localSize=" + localSize
+                    + " are inconsistent");
+        }
+    }
+
+    @Override
+    public byte[] jobKey() {
+        return jobKey.clone();
+    }
+}

@@ -1,0 +1,188 @@
+package org.jmca.rte.launcher;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.function.Consumer;
+import org.jmca.rte.PeerRecord;
+import org.jmca.rte.WireUpProtocol;
+
+/**
+ * jmpirun's side of the wire-up: a server on loopback that each rank joins with the job key,
+ * that collects every rank's values and answers the exchange once all have arrived (a fence),
+ * and that hears of finalize and abort. One virtual thread per rank.
+ */
+final class JobServer implements AutoCloseable {
+
+    /** What the server tells jmpirun. */
+    interface Events {
+        void aborted(int rank, int code, String message);
+
+        void exchangeTimedOut(List<Integer> missing, long seconds);
+    }
+
+    private final int size;
+    private final String jobKeyHex;
+    private final long timeoutNanos;
+    private final Events events;
+    private final Consumer<String> log;
+    private final ServerSocket server;
+    private final boolean[] finalized;
+    private final boolean[] joined;
+    private final List<PeerRecord> arrived = new ArrayList<>();
+    private final PeerRecord[] records;
+    private final DataOutputStream[] outputs;
+    private long firstArrivalNanos;
+    private volatile boolean closed;
+
+    JobServer(int size, String jobKeyHex, long timeoutSeconds, Events events, Consumer<String> log) throws IOException {
+        this.size = size;
+        this.jobKeyHex = jobKeyHex;
+        this.timeoutNanos = timeoutSeconds * 1_000_000_000L;
+        this.events = events;
+        this.log = log;
+        this.finalized = new boolean[size];
+        this.joined = new boolean[size];
+        this.records = new PeerRecord[size];
+        this.outputs = new DataOutputStream[size];
+        this.server = new ServerSocket();
+        server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), size);
+        Thread.ofVirtual().name("jmpirun-accept").start(this::acceptLoop);
+        Thread.ofVirtual().name("jmpirun-timeout").start(this::watchTimeout);
+    }
+
+    /** "127.0.0.1:port", for the ranks' environment. */
+    String address() {
+        return server.getInetAddress().getHostAddress() + ":" + server.getLocalPort();
+    }
+
+    synchronized boolean hasFinalized(int rank) {
+        return finalized[rank];
+    }
+
+    /** True once the rank has connected (it called MPI.Init). */
+    synchronized boolean hasJoined(int rank) {
+        return joined[rank];
+    }
+
+    private void acceptLoop() {
+        while (!closed) {
+            try {
+                Socket socket = server.accept();
+                Thread.ofVirtual().name("jmpirun-rank").start(() -> serve(socket));
+            } catch (IOException e) {
+                if (!closed) {
+                    log.accept("jmpirun: the wire-up server stopped: " + e.getMessage());
+                }
+                return;
+            }
+        }
+    }
+
+    private void serve(Socket socket) {
+        int rank = -1;
+        try (socket) {
+            socket.setTcpNoDelay(true);
+            DataInputStream in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
+            DataOutputStream out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream()));
+            if (in.readInt() != WireUpProtocol.MAGIC
+                    || !MessageDigest.isEqual(in.readUTF().getBytes(), jobKeyHex.getBytes())) {
+                log.accept("jmpirun: refused a wire-up connection from " + socket.getRemoteSocketAddress()
+                        + ": it did not present this job's key");
+                return;
+            }
+            rank = in.readInt();
+            in.readLong();
+            if (rank < 0 || rank >= size) {
+                log.accept("jmpirun: refused a wire-up connection claiming rank " + rank);
+                return;
+            }
+            synchronized (this) {
+                outputs[rank] = out;
+                joined[rank] = true;
+            }
+            while (true) {
+                byte type = in.readByte();
+                switch (type) {
+                    case WireUpProtocol.EXCHANGE -> arrive(rank, in.readUTF(), WireUpProtocol.readMap(in));
+                    case WireUpProtocol.FINALIZED -> {
+                        synchronized (this) {
+                            finalized[rank] = true;
+                        }
+                    }
+                    case WireUpProtocol.ABORT -> events.aborted(rank, in.readInt(), in.readUTF());
+                    default -> throw new IOException("unknown message type " + type + " from rank " + rank);
+                }
+            }
+        } catch (EOFException e) {
+            // The rank closed its connection: at exit, or it died (jmpirun sees that as its exit).
+        } catch (IOException e) {
+            if (!closed) {
+                log.accept("jmpirun: wire-up connection of rank " + rank + " failed: " + e.getMessage());
+            }
+        }
+    }
+
+    private synchronized void arrive(int rank, String hostname, Map<String, String> values) throws IOException {
+        if (arrived.isEmpty()) {
+            firstArrivalNanos = System.nanoTime();
+        }
+        records[rank] = new PeerRecord(rank, hostname, values);
+        arrived.add(records[rank]);
+        if (arrived.size() < size) {
+            return;
+        }
+        List<PeerRecord> all = List.of(records);
+        for (DataOutputStream out : outputs) {
+            WireUpProtocol.writeRecords(out, all);
+            out.flush();
+        }
+        arrived.clear();
+    }
+
+    private void watchTimeout() {
+        while (!closed) {
+            try {
+                Thread.sleep(200);
+            } catch (InterruptedException e) {
+                return;
+            }
+            List<Integer> missing;
+            synchronized (this) {
+                if (arrived.isEmpty() || System.nanoTime() - firstArrivalNanos < timeoutNanos) {
+                    continue;
+                }
+                TreeSet<Integer> absent = new TreeSet<>();
+                for (int r = 0; r < size; r++) {
+                    absent.add(r);
+                }
+                arrived.forEach(record -> absent.remove(record.rank()));
+                missing = List.copyOf(absent);
+                arrived.clear();
+            }
+            events.exchangeTimedOut(missing, timeoutNanos / 1_000_000_000L);
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        try {
+            server.close();
+        } catch (IOException ignored) {
+            // Shutting down.
+        }
+    }
+}

@@ -1,0 +1,111 @@
+package org.jmca.rte.launcher;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The ranks' JVMs: started with their environment, their output forwarded line by line (with a
+ * rank prefix on request, like Open MPI's --tag-output), standard input forwarded to rank 0,
+ * and stopped together when the job fails.
+ */
+final class RankProcesses {
+    private final List<Process> processes = new ArrayList<>();
+    private final List<Thread> forwarders = new ArrayList<>();
+    private final boolean tagOutput;
+    private final PrintStream out;
+    private final PrintStream err;
+
+    RankProcesses(boolean tagOutput, PrintStream out, PrintStream err) {
+        this.tagOutput = tagOutput;
+        this.out = out;
+        this.err = err;
+    }
+
+    /** Starts rank {@code rank} with the command and the extra environment. */
+    Process start(int rank, List<String> command, Map<String, String> environment) throws IOException {
+        ProcessBuilder builder = new ProcessBuilder(command);
+        builder.environment().putAll(environment);
+        if (rank != 0) {
+            builder.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+        }
+        Process process = builder.start();
+        processes.add(process);
+        forward(rank, process.getInputStream(), out, "stdout");
+        forward(rank, process.getErrorStream(), err, "stderr");
+        if (rank == 0) {
+            forwardStdin(process.getOutputStream());
+        }
+        return process;
+    }
+
+    List<Process> processes() {
+        return processes;
+    }
+
+    private void forward(int rank, InputStream stream, PrintStream target, String name) {
+        String prefix = tagOutput ? "[1," + rank + "]<" + name + ">:" : "";
+        forwarders.add(Thread.ofVirtual().name("jmpirun-" + name + "-" + rank).start(() -> {
+            try (BufferedReader reader = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8))) {
+                for (String line = reader.readLine(); line != null; line = reader.readLine()) {
+                    synchronized (target) {
+                        target.println(prefix + line);
+                    }
+                }
+            } catch (IOException e) {
+                // The rank is gone; what it wrote has been forwarded.
+            }
+        }));
+    }
+
+    /** Copies jmpirun's standard input to rank 0 on a daemon thread (a read of stdin cannot be interrupted). */
+    private static void forwardStdin(OutputStream rankZero) {
+        Thread copier = new Thread(() -> {
+            try (rankZero) {
+                System.in.transferTo(rankZero);
+            } catch (IOException e) {
+                // Rank 0 stopped reading.
+            }
+        }, "jmpirun-stdin");
+        copier.setDaemon(true);
+        copier.start();
+    }
+
+    /** Stops every rank still running: SIGTERM, then SIGKILL after {@code graceMillis}. */
+    void stopAll(long graceMillis) {
+        processes.stream().filter(Process::isAlive).forEach(Process::destroy);
+        long deadline = System.nanoTime() + graceMillis * 1_000_000;
+        for (Process process : processes) {
+            try {
+                long left = Math.max(0, deadline - System.nanoTime());
+                if (!process.waitFor(left, TimeUnit.NANOSECONDS)) {
+                    process.destroyForcibly();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                process.destroyForcibly();
+            }
+        }
+    }
+
+    /** Waits (briefly) until everything the ranks wrote has been forwarded. */
+    void drainOutput() {
+        for (Thread forwarder : forwarders) {
+            try {
+                forwarder.join(2000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+}
