@@ -115,7 +115,7 @@ public final class JmpiRun implements Callable<Integer> {
                 synchronized (abortCode) {
                     abortCode[0] = code == 0 ? 1 : code;
                 }
-                failures.add("rank " + rank + " called MPI_Abort with error code " + code + ": " + message);
+                failures.add("rank " + rank + " aborted the job with error code " + code + ": " + message);
             }
 
             @Override

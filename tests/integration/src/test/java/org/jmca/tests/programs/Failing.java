@@ -1,0 +1,52 @@
+package org.jmca.tests.programs;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import mpi.MPI;
+
+/**
+ * Programs that fail on purpose. {@code throw R}: rank R throws after Init while the others
+ * wait in a receive. {@code wait FILE}: every rank prints its pid and waits in a receive until
+ * FILE exists (so a test can kill one or talk to its sockets), then all finalize.
+ * {@code abort R}: rank R calls abort(3). {@code nofinalize}: rank 1 returns without Finalize.
+ */
+public final class Failing {
+    private Failing() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        MPI.Init(args);
+        int rank = MPI.COMM_WORLD.getRank();
+        switch (args[0]) {
+            case "throw" -> {
+                if (rank == Integer.parseInt(args[1])) {
+                    throw new IllegalStateException("rank " + rank + " fails on purpose");
+                }
+                MPI.COMM_WORLD.recv(new int[1], 1, MPI.INT, MPI.ANY_SOURCE, 0);
+            }
+            case "abort" -> {
+                if (rank == Integer.parseInt(args[1])) {
+                    MPI.COMM_WORLD.abort(3);
+                }
+                MPI.COMM_WORLD.recv(new int[1], 1, MPI.INT, MPI.ANY_SOURCE, 0);
+            }
+            case "nofinalize" -> {
+                if (rank == 1) {
+                    return;
+                }
+                MPI.COMM_WORLD.recv(new int[1], 1, MPI.INT, MPI.ANY_SOURCE, 0);
+            }
+            case "wait" -> {
+                System.out.println("rank " + rank + " pid " + ProcessHandle.current().pid());
+                Path file = Path.of(args[1]);
+                while (!Files.exists(file)) {
+                    MPI.COMM_WORLD.iProbe(MPI.ANY_SOURCE, 0);
+                    Thread.sleep(20);
+                }
+                MPI.COMM_WORLD.barrier();
+                MPI.Finalize();
+            }
+            default -> throw new IllegalArgumentException(args[0]);
+        }
+    }
+}
