@@ -21,6 +21,8 @@ final class Jmca {
     static final Path ROOT = Path.of(System.getProperty("jmca.root", "../..")).toAbsolutePath().normalize();
     static final Path EXAMPLE_PLUGIN = Path.of(System.getProperty("jmca.example.plugin", "")).toAbsolutePath();
     static final Path LIB = ROOT.resolve("dist/target/jmca/lib");
+    /** The compiled MPI test programs (org.jmca.tests.programs). */
+    static final Path PROGRAMS = Path.of(System.getProperty("jmca.programs", "target/test-classes")).toAbsolutePath();
 
     /** What a finished command printed and returned. */
     record Result(int status, String out, String err) {
@@ -64,19 +66,39 @@ final class Jmca {
         return exec(line);
     }
 
-    /** Runs any command line with this environment. */
-    Result exec(List<String> command) {
+    /** Runs an MPI test program on {@code np} ranks through bin/jmpirun, with extra jmpirun flags first. */
+    Result mpirun(int np, String program, List<String> flags, String... args) {
+        List<String> line = new ArrayList<>(List.of("-np", String.valueOf(np)));
+        line.addAll(flags);
+        line.addAll(List.of("-cp", PROGRAMS.toString(), "org.jmca.tests.programs." + program));
+        line.addAll(List.of(args));
+        return run("jmpirun", line.toArray(String[]::new));
+    }
+
+    /** Starts a command without waiting; the caller reads its output as it comes. */
+    Process start(List<String> command) throws IOException {
+        return builder(command).start();
+    }
+
+    private ProcessBuilder builder(List<String> command) {
         ProcessBuilder builder = new ProcessBuilder(command).directory(home.toFile());
         builder.environment().clear();
         builder.environment().putAll(environment);
+        return builder;
+    }
+
+    /** Runs any command line with this environment. */
+    Result exec(List<String> command) {
         try {
-            Process process = builder.start();
+            Process process = builder(command).start();
             process.getOutputStream().close();
             CompletableFuture<String> out = drain(process.getInputStream());
             CompletableFuture<String> err = drain(process.getErrorStream());
-            if (!process.waitFor(60, TimeUnit.SECONDS)) {
+            if (!process.waitFor(120, TimeUnit.SECONDS)) {
+                process.descendants().forEach(ProcessHandle::destroyForcibly);
                 process.destroyForcibly();
-                throw new AssertionError(command + " did not finish within 60 s");
+                throw new AssertionError(command + " did not finish within 120 s; its output so far: " + out.getNow("")
+                        + err.getNow(""));
             }
             return new Result(process.exitValue(), out.join(), err.join());
         } catch (IOException e) {
