@@ -12,7 +12,7 @@ import picocli.CommandLine.Option;
  */
 public final class McaOptions {
 
-    @Option(names = {"--mca", "-mca"}, arity = "2", paramLabel = "NAME VALUE",
+    @Option(names = {"--mca", "-mca"}, arity = "2", paramLabel = " NAME VALUE", hideParamSyntax = true,
             description = "Set an MCA parameter, e.g. --mca btl self,tcp. Repeatable; a later one wins.")
     private List<String> mca = new ArrayList<>();
 

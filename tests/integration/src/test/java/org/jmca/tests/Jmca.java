@@ -89,9 +89,16 @@ final class Jmca {
 
     /** Runs any command line with this environment. */
     Result exec(List<String> command) {
+        return exec(command, "");
+    }
+
+    /** Runs a command line with this environment, {@code input} as its standard input. */
+    Result exec(List<String> command, String input) {
         try {
             Process process = builder(command).start();
-            process.getOutputStream().close();
+            try (var stdin = process.getOutputStream()) {
+                stdin.write(input.getBytes(StandardCharsets.UTF_8));
+            }
             CompletableFuture<String> out = drain(process.getInputStream());
             CompletableFuture<String> err = drain(process.getErrorStream());
             if (!process.waitFor(120, TimeUnit.SECONDS)) {

@@ -1,0 +1,84 @@
+package org.jmca.tests;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.jar.Attributes;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** jmpirun's own duties: standard input, -jar, the wire-up timeout, start-up errors, its usage. */
+class LauncherTest {
+
+    @TempDir
+    Path home;
+
+    private List<String> jmpirun(String... args) {
+        List<String> command = new java.util.ArrayList<>(List.of(Jmca.ROOT.resolve("bin/jmpirun").toString()));
+        command.addAll(List.of(args));
+        return command;
+    }
+
+    @Test
+    void standardInputGoesToRankZero() {
+        Jmca.Result result = new Jmca(home).exec(jmpirun("-np", "3", "-cp", Jmca.PROGRAMS.toString(),
+                "org.jmca.tests.programs.Launching", "stdin"), "one\ntwo\nthree\n");
+        assertThat(result.status()).as(result.err()).isZero();
+        assertThat(result.outLines()).contains("rank 0 knows rank 0 read 3 lines", "rank 2 knows rank 0 read 3 lines");
+    }
+
+    @Test
+    void aRankThatNeverReachesTheExchangeEndsTheJobAfterTheTimeout() {
+        long start = System.nanoTime();
+        Jmca.Result result = new Jmca(home).exec(jmpirun("-np", "3", "--wireup-timeout", "2", "-cp",
+                Jmca.PROGRAMS.toString(), "org.jmca.tests.programs.Launching", "late", "1", "60"));
+        assertThat(result.status()).isEqualTo(1);
+        assertThat(result.err()).contains("jmpirun: rank(s) 1 did not reach MPI.Init's wire-up exchange within 2 s"
+                + " (--wireup-timeout); stopping the job");
+        assertThat((System.nanoTime() - start) / 1e9).isLessThan(30);
+    }
+
+    @Test
+    void dashJarRunsTheJarsMainClass() throws IOException {
+        Path jar = home.resolve("hello.jar");
+        Manifest manifest = new Manifest();
+        manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+        manifest.getMainAttributes().put(Attributes.Name.MAIN_CLASS, "examples.Hello");
+        Path classes = Jmca.ROOT.resolve("examples/target/classes/examples/Hello.class");
+        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar), manifest)) {
+            out.putNextEntry(new JarEntry("examples/Hello.class"));
+            out.write(Files.readAllBytes(classes));
+            out.closeEntry();
+        }
+        Jmca.Result result = new Jmca(home).exec(jmpirun("-np", "2", "-jar", jar.toString()));
+        assertThat(result.status()).as(result.err()).isZero();
+        assertThat(result.outLines()).hasSize(2).allMatch(l -> l.matches("Hello from rank [01] of 2 on .*"));
+    }
+
+    @Test
+    void ranksNoBtlConnectsFailAtInitWithTheReason() {
+        Jmca.Result result = new Jmca(home).mpirun(2, "Wildcards", List.of("--mca", "btl", "self"));
+        assertThat(result.status()).isEqualTo(1);
+        assertThat(result.err()).contains("jmca: MPI.Init failed: pml/ob1: no selected BTL reaches rank(s)")
+                .contains("selected BTLs: self");
+    }
+
+    @Test
+    void usageErrorsAreExplained() {
+        Jmca.Result noProgram = new Jmca(home).exec(jmpirun("-np", "2"));
+        assertThat(noProgram.status()).isEqualTo(1);
+        assertThat(noProgram.err()).contains("no program given");
+        Jmca.Result noNp = new Jmca(home).exec(jmpirun("examples.Hello"));
+        assertThat(noNp.status()).isEqualTo(2);
+        assertThat(noNp.err()).contains("Missing required option: '--np=N'");
+        Jmca.Result help = new Jmca(home).exec(jmpirun("--help"));
+        assertThat(help.status()).isZero();
+        assertThat(help.out()).contains("--mca", "--tag-output", "--wireup-timeout");
+    }
+}
