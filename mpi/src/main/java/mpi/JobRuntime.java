@@ -65,7 +65,7 @@ final class JobRuntime {
                 .createEngine(new ProgressEnvironment(job.localSize(), Runtime.getRuntime().availableProcessors()));
         List<BtlModule> btls = new ArrayList<>();
         BtlEnvironment btlEnvironment = new BtlEnvironment(job.rank(), job.size(), job.hostname(), job.jobId(),
-                job.jobKey(), progress);
+                job.jobKey(), progress, job.sessionDirectory());
         for (var component : frameworks.selection(Framework.BTL).selected()) {
             btls.addAll(((BtlComponent) component).createModules(btlEnvironment));
         }

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
+import java.nio.file.Path;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -24,6 +25,7 @@ public final class EmbeddedWireUp implements WireUp {
     public static final String ENV_JOB_ID = "JMCA_JOB_ID";
     public static final String ENV_JOB_KEY = "JMCA_JOB_KEY";
     public static final String ENV_TIMEOUT = "JMCA_WIREUP_TIMEOUT";
+    public static final String ENV_SESSION_DIR = "JMCA_SESSION_DIR";
 
     private final JobInfo job;
     private final Socket socket;
@@ -45,7 +47,8 @@ public final class EmbeddedWireUp implements WireUp {
     public static EmbeddedWireUp fromEnvironment(Map<String, String> env) {
         String server = required(env, ENV_SERVER);
         JobInfo job = new JobInfo(integer(env, ENV_RANK), integer(env, ENV_SIZE), integer(env, ENV_LOCAL_SIZE),
-                required(env, ENV_JOB_ID), HexFormat.of().parseHex(required(env, ENV_JOB_KEY)), Hostname.local());
+                required(env, ENV_JOB_ID), HexFormat.of().parseHex(required(env, ENV_JOB_KEY)), Hostname.local(),
+                env.containsKey(ENV_SESSION_DIR) ? Path.of(env.get(ENV_SESSION_DIR)) : null);
         int timeoutSeconds = integer(env, ENV_TIMEOUT);
         int colon = server.lastIndexOf(':');
         try {

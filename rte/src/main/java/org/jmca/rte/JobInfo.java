@@ -1,5 +1,6 @@
 package org.jmca.rte;
 
+import java.nio.file.Path;
 import java.util.Objects;
 
 /**
@@ -11,8 +12,10 @@ import java.util.Objects;
  * @param jobId     unique to the job
  * @param jobKey    the job's secret, presented by every connection between its processes
  * @param hostname  this host's name
+ * @param sessionDirectory a job-private directory the launcher removes at the end, or null
  */
-public record JobInfo(int rank, int size, int localSize, String jobId, byte[] jobKey, String hostname) {
+public record JobInfo(int rank, int size, int localSize, String jobId, byte[] jobKey, String hostname,
+                      Path sessionDirectory) {
     public JobInfo {
         Objects.requireNonNull(jobId, "jobId");
         Objects.requireNonNull(hostname, "hostname");

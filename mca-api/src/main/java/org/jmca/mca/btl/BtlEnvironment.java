@@ -1,5 +1,6 @@
 package org.jmca.mca.btl;
 
+import java.nio.file.Path;
 import java.util.Objects;
 import org.jmca.mca.progress.ProgressEngine;
 
@@ -12,9 +13,11 @@ import org.jmca.mca.progress.ProgressEngine;
  * @param jobId    unique to the job: names of shared files, log lines
  * @param jobKey   secret of the job: network transports refuse peers that do not present it
  * @param progress the process's progress engine, for transports that wait
+ * @param sessionDirectory a job-private directory the launcher removes when the job ends, for
+ *                 files such as shared-memory segments; null when no launcher manages one
  */
 public record BtlEnvironment(int rank, int size, String hostname, String jobId, byte[] jobKey,
-                             ProgressEngine progress) {
+                             ProgressEngine progress, Path sessionDirectory) {
     public BtlEnvironment {
         Objects.requireNonNull(hostname, "hostname");
         Objects.requireNonNull(jobId, "jobId");

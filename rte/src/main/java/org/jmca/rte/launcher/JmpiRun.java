@@ -125,13 +125,18 @@ public final class JmpiRun implements Callable<Integer> {
             }
         };
         RankProcesses ranks = new RankProcesses(tagOutput, out, err);
-        Thread stopOnSignal = new Thread(() -> ranks.stopAll(2000), "jmpirun-shutdown");
+        SessionDirectory session = SessionDirectory.create(jobId);
+        Thread stopOnSignal = new Thread(() -> {
+            ranks.stopAll(2000);
+            session.remove();
+        }, "jmpirun-shutdown");
         Runtime.getRuntime().addShutdownHook(stopOnSignal);
         try (JobServer server = new JobServer(np, keyHex, wireupTimeout, events, err::println)) {
             List<String> command = command(userClassPath, mainClass, args);
             BlockingQueue<Integer> exited = new LinkedBlockingQueue<>();
             for (int rank = 0; rank < np; rank++) {
                 Map<String, String> env = environment(rank, jobId, keyHex, server.address());
+                env.put(EmbeddedWireUp.ENV_SESSION_DIR, session.path().toString());
                 int r = rank;
                 ranks.start(rank, command, env).onExit().thenRun(() -> exited.add(r));
             }
@@ -140,6 +145,7 @@ public final class JmpiRun implements Callable<Integer> {
             return status;
         } finally {
             Runtime.getRuntime().removeShutdownHook(stopOnSignal);
+            session.remove();
         }
     }
 

@@ -1,0 +1,6 @@
+/** btl/sm: processes on one host, through lock-free rings in mapped /dev/shm files. */
+module org.jmca.btl.sm {
+    requires org.jmca.mca;
+
+    provides org.jmca.mca.Component with org.jmca.btl.sm.SmBtlComponent;
+}

@@ -1,0 +1,132 @@
+package org.jmca.btl.sm;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import org.jmca.mca.btl.BtlEndpoint;
+import org.jmca.mca.btl.BtlModule;
+import org.jmca.mca.btl.BtlProperties;
+import org.jmca.mca.btl.BtlReceiver;
+import org.jmca.mca.btl.Peer;
+
+/**
+ * btl/sm's module: its own segment, where every local peer has a ring to write to this
+ * process, and the peers' segments mapped to write to them. Progress polls the incoming rings.
+ * The segment file is removed at finalize, by a shutdown hook if the JVM exits without
+ * finalizing, and by jmpirun (it removes the job's session directory) if the process is killed.
+ */
+final class SmBtlModule implements BtlModule {
+    static final String SEGMENT_KEY = "sm.segment";
+
+    private final int rank;
+    private final String hostname;
+    private final BtlProperties properties;
+    private final Arena arena = Arena.ofShared();
+    private final SmSegment own;
+    private final Thread removeOnExit;
+    private SmRing[] incoming = new SmRing[0];
+    private SmRing.Handler[] handlers = new SmRing.Handler[0];
+    private BtlReceiver receiver;
+    private boolean finalized;
+
+    SmBtlModule(int rank, int size, String hostname, Path file, int ringCapacity, long eagerLimit, long maxSendSize,
+                int exclusivity) {
+        this.rank = rank;
+        this.hostname = hostname;
+        this.own = SmSegment.create(file, size, ringCapacity, arena);
+        this.properties = new BtlProperties(exclusivity, 200, 80_000, eagerLimit, maxSendSize,
+                EnumSet.of(BtlProperties.Flag.SEND));
+        this.removeOnExit = new Thread(this::removeFile, "btl-sm-cleanup");
+        Runtime.getRuntime().addShutdownHook(removeOnExit);
+    }
+
+    @Override
+    public String componentName() {
+        return "sm";
+    }
+
+    @Override
+    public BtlProperties properties() {
+        return properties;
+    }
+
+    @Override
+    public Map<String, String> localAddress() {
+        return Map.of(SEGMENT_KEY, own.path.toString());
+    }
+
+    @Override
+    public List<BtlEndpoint> addPeers(List<Peer> peers) {
+        List<BtlEndpoint> endpoints = new ArrayList<>();
+        List<SmRing> rings = new ArrayList<>();
+        List<SmRing.Handler> ringHandlers = new ArrayList<>();
+        for (Peer peer : peers) {
+            String segment = peer.addresses().get(SEGMENT_KEY);
+            if (peer.rank() == rank || segment == null || !peer.hostname().equals(hostname)) {
+                endpoints.add(null);
+                continue;
+            }
+            SmEndpoint endpoint = new SmEndpoint(peer.rank(), this, SmSegment.open(Path.of(segment), arena).ring(rank));
+            endpoints.add(endpoint);
+            rings.add(own.ring(peer.rank()));
+            ringHandlers.add((tag, fragment) -> receiver.onFragment(endpoint, tag, fragment));
+        }
+        incoming = rings.toArray(SmRing[]::new);
+        handlers = ringHandlers.toArray(SmRing.Handler[]::new);
+        return endpoints;
+    }
+
+    @Override
+    public void setReceiver(BtlReceiver receiver) {
+        this.receiver = receiver;
+    }
+
+    @Override
+    public boolean send(BtlEndpoint to, byte tag, MemorySegment header, MemorySegment payload) {
+        return ((SmEndpoint) to).outgoing.offer(tag, header, payload);
+    }
+
+    @Override
+    public int progress() {
+        int events = 0;
+        SmRing[] rings = incoming;
+        for (int i = 0; i < rings.length; i++) {
+            events += rings[i].poll(handlers[i]);
+        }
+        return events;
+    }
+
+    @Override
+    public boolean hasPendingSends() {
+        return false;
+    }
+
+    @Override
+    public void finalizeModule() {
+        if (finalized) {
+            return;
+        }
+        finalized = true;
+        removeFile();
+        try {
+            Runtime.getRuntime().removeShutdownHook(removeOnExit);
+        } catch (IllegalStateException e) {
+            // Already shutting down: the hook runs anyway.
+        }
+        arena.close();
+    }
+
+    private void removeFile() {
+        try {
+            Files.deleteIfExists(own.path);
+        } catch (IOException e) {
+            System.err.println("jmca: btl/sm: rank " + rank + " could not remove " + own.path + ": " + e.getMessage());
+        }
+    }
+}

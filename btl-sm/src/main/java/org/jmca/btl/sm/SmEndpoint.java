@@ -1,0 +1,27 @@
+package org.jmca.btl.sm;
+
+import org.jmca.mca.btl.BtlEndpoint;
+import org.jmca.mca.btl.BtlModule;
+
+/** The way to one peer on this host: the ring this process writes in the peer's segment. */
+final class SmEndpoint implements BtlEndpoint {
+    private final int rank;
+    private final SmBtlModule module;
+    final SmRing outgoing;
+
+    SmEndpoint(int rank, SmBtlModule module, SmRing outgoing) {
+        this.rank = rank;
+        this.module = module;
+        this.outgoing = outgoing;
+    }
+
+    @Override
+    public int rank() {
+        return rank;
+    }
+
+    @Override
+    public BtlModule module() {
+        return module;
+    }
+}

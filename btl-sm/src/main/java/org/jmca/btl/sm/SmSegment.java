@@ -1,0 +1,94 @@
+package org.jmca.btl.sm;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+
+/**
+ * One rank's receive segment: a file (mode 0600) mapped with {@link FileChannel#map} into a
+ * {@link MemorySegment}, holding one {@link SmRing} per sending rank.
+ *
+ * <pre>
+ *   0 | magic "JMCA-SM1"   (long) |
+ *   8 | layout version      (int) |
+ *  12 | ranks in the job    (int) |
+ *  16 | owner's pid        (long) |
+ *  24 | ring capacity       (int) |
+ * 128 | ring of sender 0          |  each SmRing.bytesFor(capacity) bytes
+ *     | ring of sender 1 ...      |
+ * </pre>
+ *
+ * The owner creates it before the address exchange; peers map it after, and check the header.
+ */
+final class SmSegment {
+    private static final long MAGIC = 0x4a4d43412d534d31L;
+    private static final int VERSION = 1;
+    private static final int HEADER = 128;
+
+    final Path path;
+    final int ranks;
+    final int ringCapacity;
+    private final MemorySegment memory;
+
+    private SmSegment(Path path, MemorySegment memory, int ranks, int ringCapacity) {
+        this.path = path;
+        this.memory = memory;
+        this.ranks = ranks;
+        this.ringCapacity = ringCapacity;
+    }
+
+    static long bytesFor(int ranks, int ringCapacity) {
+        return HEADER + ranks * SmRing.bytesFor(ringCapacity);
+    }
+
+    /** Creates and maps a new segment file; fails if the file exists already. */
+    static SmSegment create(Path path, int ranks, int ringCapacity, Arena arena) {
+        SmRing.checkCapacity(ringCapacity);
+        try {
+            Files.createFile(path, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+                MemorySegment memory = channel.map(FileChannel.MapMode.READ_WRITE, 0, bytesFor(ranks, ringCapacity), arena);
+                memory.set(ValueLayout.JAVA_INT, 8, VERSION);
+                memory.set(ValueLayout.JAVA_INT, 12, ranks);
+                memory.set(ValueLayout.JAVA_LONG, 16, ProcessHandle.current().pid());
+                memory.set(ValueLayout.JAVA_INT, 24, ringCapacity);
+                memory.set(ValueLayout.JAVA_LONG, 0, MAGIC);
+                return new SmSegment(path, memory, ranks, ringCapacity);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("btl/sm: cannot create the shared-memory file " + path + ": " + e, e);
+        }
+    }
+
+    /** Maps a peer's segment and checks its header. */
+    static SmSegment open(Path path, Arena arena) {
+        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            MemorySegment memory = channel.map(FileChannel.MapMode.READ_WRITE, 0, channel.size(), arena);
+            if (memory.byteSize() < HEADER || memory.get(ValueLayout.JAVA_LONG, 0) != MAGIC
+                    || memory.get(ValueLayout.JAVA_INT, 8) != VERSION) {
+                throw new IllegalStateException("btl/sm: " + path + " is not a JMCA shared-memory segment of version "
+                        + VERSION);
+            }
+            int ranks = memory.get(ValueLayout.JAVA_INT, 12);
+            int capacity = memory.get(ValueLayout.JAVA_INT, 24);
+            if (memory.byteSize() < bytesFor(ranks, capacity)) {
+                throw new IllegalStateException("btl/sm: " + path + " is shorter than its header says");
+            }
+            return new SmSegment(path, memory, ranks, capacity);
+        } catch (IOException e) {
+            throw new UncheckedIOException("btl/sm: cannot map the peer's shared-memory file " + path + ": " + e, e);
+        }
+    }
+
+    /** The ring in which {@code senderRank} writes to this segment's owner. */
+    SmRing ring(int senderRank) {
+        return new SmRing(memory, HEADER + senderRank * SmRing.bytesFor(ringCapacity), ringCapacity);
+    }
+}

@@ -1,0 +1,79 @@
+package org.jmca.btl.sm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.jmca.mca.btl.BtlModule;
+import org.jmca.mca.btl.Peer;
+import org.jmca.mca.contract.BtlContractTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SmBtlContractTest extends BtlContractTest {
+
+    @TempDir
+    Path dir;
+
+    private SmBtlModule module(int rank, int size, String job) {
+        return new SmBtlModule(rank, size, "localhost", dir.resolve(job + ".sm." + rank), 64 * 1024, 4096, 8192, 65535);
+    }
+
+    @Override
+    protected List<BtlModule> createConnected(int size) {
+        List<BtlModule> modules = new ArrayList<>();
+        for (int r = 0; r < size; r++) {
+            modules.add(module(r, size, "job"));
+        }
+        return modules;
+    }
+
+    @Test
+    void theSegmentIsPrivateToTheUserAndRemovedAtFinalize() throws IOException {
+        SmBtlModule module = module(0, 2, "private");
+        Path file = Path.of(module.localAddress().get(SmBtlModule.SEGMENT_KEY));
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-------");
+        module.finalizeModule();
+        assertThat(file).doesNotExist();
+    }
+
+    @Test
+    void onlyPeersOnThisHostAreReachable() {
+        SmBtlModule zero = module(0, 3, "hosts");
+        SmBtlModule one = module(1, 3, "hosts");
+        var endpoints = zero.addPeers(List.of(new Peer(0, "localhost", zero.localAddress()),
+                new Peer(1, "localhost", one.localAddress()), new Peer(2, "elsewhere", Map.of())));
+        assertThat(endpoints.get(0)).isNull();
+        assertThat(endpoints.get(1)).isNotNull();
+        assertThat(endpoints.get(2)).isNull();
+        zero.finalizeModule();
+        one.finalizeModule();
+    }
+
+    @Test
+    void aFullRingPushesBackUntilTheReceiverPolls() {
+        SmBtlModule zero = module(0, 2, "full");
+        SmBtlModule one = module(1, 2, "full");
+        List<Peer> peers = List.of(new Peer(0, "localhost", zero.localAddress()), new Peer(1, "localhost", one.localAddress()));
+        var toOne = zero.addPeers(peers).get(1);
+        one.addPeers(peers);
+        int[] received = {0};
+        one.setReceiver((from, tag, fragment) -> received[0]++);
+        var payload = java.lang.foreign.MemorySegment.ofArray(new byte[8000]);
+        var header = java.lang.foreign.MemorySegment.ofArray(new byte[8]);
+        int sent = 0;
+        while (zero.send(toOne, (byte) 1, header, payload)) {
+            sent++;
+        }
+        assertThat(sent).isBetween(6, 8);
+        assertThat(one.progress()).isEqualTo(sent);
+        assertThat(zero.send(toOne, (byte) 1, header, payload)).isTrue();
+        zero.finalizeModule();
+        one.finalizeModule();
+    }
+}
