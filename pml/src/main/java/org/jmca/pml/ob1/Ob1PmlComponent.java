@@ -1,11 +1,16 @@
 package org.jmca.pml.ob1;
 
+import org.jmca.mca.param.Param;
+import org.jmca.mca.param.ParamType;
+import org.jmca.mca.param.ParameterRegistrar;
+import org.jmca.mca.param.ParameterSpec;
 import org.jmca.mca.pml.PmlComponent;
 import org.jmca.mca.pml.PmlEnvironment;
 import org.jmca.mca.pml.PmlModule;
 
 /** {@code pml/ob1}: matching and the eager and rendezvous protocols over the selected BTLs. */
 public final class Ob1PmlComponent implements PmlComponent {
+    private Param<Integer> verbose;
 
     @Override
     public String name() {
@@ -18,7 +23,19 @@ public final class Ob1PmlComponent implements PmlComponent {
     }
 
     @Override
+    public void registerParameters(ParameterRegistrar registrar) {
+        verbose = registrar.register(ParameterSpec.builder("verbose", ParamType.INT, 0)
+                .help("Above 0: print, for each peer, the BTL its messages take.")
+                .level(4)
+                .build());
+    }
+
+    @Override
     public PmlModule createModule(PmlEnvironment environment) {
-        return new Ob1PmlModule(environment);
+        Ob1PmlModule module = new Ob1PmlModule(environment);
+        if (verbose.get() > 0) {
+            module.describeRoutes().forEach(line -> System.err.println("jmca: " + line));
+        }
+        return module;
     }
 }

@@ -96,6 +96,16 @@ final class Ob1PmlModule implements PmlModule {
         return routes;
     }
 
+    /** One line per peer: which BTL its messages take. */
+    List<String> describeRoutes() {
+        List<String> lines = new ArrayList<>();
+        for (int peer = 0; peer < routes.length; peer++) {
+            lines.add("pml/ob1: rank " + rank + " reaches rank " + peer + " through btl/" + routes[peer].btl().componentName()
+                    + " (eager limit " + routes[peer].eagerLimit() + ", fragments of " + routes[peer].maxSendSize() + ")");
+        }
+        return lines;
+    }
+
     private MatchContext context(int id) {
         MatchContext context = contexts.get(id);
         if (context == null) {

@@ -8,6 +8,7 @@ import mpi.MPI;
  * Programs that fail on purpose. {@code throw R}: rank R throws after Init while the others
  * wait in a receive. {@code wait FILE}: every rank prints its pid and waits in a receive until
  * FILE exists (so a test can kill one or talk to its sockets), then all finalize.
+ * {@code stream}: every rank prints its pid and then sends 1 MiB messages round the ring forever.
  * {@code abort R}: rank R calls abort(3). {@code nofinalize}: rank 1 returns without Finalize.
  */
 public final class Failing {
@@ -45,6 +46,17 @@ public final class Failing {
                 }
                 MPI.COMM_WORLD.barrier();
                 MPI.Finalize();
+            }
+            case "stream" -> {
+                System.out.println("rank " + rank + " pid " + ProcessHandle.current().pid());
+                int size = MPI.COMM_WORLD.getSize();
+                java.nio.ByteBuffer out = MPI.newByteBuffer(1 << 20);
+                java.nio.ByteBuffer in = MPI.newByteBuffer(1 << 20);
+                while (true) {
+                    mpi.Request receive = MPI.COMM_WORLD.iRecv(in, 1 << 20, MPI.BYTE, (rank + size - 1) % size, 0);
+                    MPI.COMM_WORLD.send(out, 1 << 20, MPI.BYTE, (rank + 1) % size, 0);
+                    receive.waitFor();
+                }
             }
             default -> throw new IllegalArgumentException(args[0]);
         }
