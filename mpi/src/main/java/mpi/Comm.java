@@ -259,18 +259,35 @@ public class Comm {
 
     // ---- blocking point-to-point ------------------------------------------------------------
 
+    /** A blocking send: no request or status is made, only the PML's operation is waited for. */
+    private void blockingSend(String operation, Object buf, int count, Datatype type, int dest, int tag, SendMode mode)
+            throws MPIException {
+        call(operation, rt -> {
+            checkSendTag(tag);
+            int to = destination(dest);
+            UserBuffer data = UserBuffer.of(buf, count, type, false);
+            if (to >= 0) {
+                PmlRequest request = rt.pml.isend(data.segment(), to, tag, context, mode);
+                if (!request.isComplete()) {
+                    rt.progress.waitUntil(request::isComplete);
+                }
+            }
+            return null;
+        });
+    }
+
     public void send(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        call("MPI_Send", rt -> startSend(buf, count, type, dest, tag, SendMode.STANDARD).waitStatus());
+        blockingSend("MPI_Send", buf, count, type, dest, tag, SendMode.STANDARD);
     }
 
     /** Synchronous send: returns once the receiver has matched the message. */
     public void sSend(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        call("MPI_Ssend", rt -> startSend(buf, count, type, dest, tag, SendMode.SYNCHRONOUS).waitStatus());
+        blockingSend("MPI_Ssend", buf, count, type, dest, tag, SendMode.SYNCHRONOUS);
     }
 
     /** Ready send: the receive must already be posted; JMCA sends it as a standard send. */
     public void rSend(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        call("MPI_Rsend", rt -> startSend(buf, count, type, dest, tag, SendMode.STANDARD).waitStatus());
+        blockingSend("MPI_Rsend", buf, count, type, dest, tag, SendMode.STANDARD);
     }
 
     /** Buffered send: copies into the buffer given to {@link MPI#attachBuffer} and returns. */

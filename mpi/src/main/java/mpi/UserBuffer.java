@@ -56,7 +56,7 @@ record UserBuffer(MemorySegment segment, Runnable afterReceive) {
             throw new MPIException(MPI.ERR_BUFFER, "a " + buf.getClass().getSimpleName() + " buffer does not hold "
                     + type + " elements; " + type + " needs a " + type.arrayType().getSimpleName() + " or a buffer");
         }
-        return new UserBuffer(whole.asSlice(0, bytes), null);
+        return new UserBuffer(whole.byteSize() == bytes ? whole : whole.asSlice(0, bytes), null);
     }
 
     private static void checkLength(int length, int count, Datatype type, String what) throws MPIException {

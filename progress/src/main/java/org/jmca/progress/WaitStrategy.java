@@ -1,7 +1,7 @@
 package org.jmca.progress;
 
 import org.agrona.concurrent.BackoffIdleStrategy;
-import org.agrona.concurrent.BusySpinIdleStrategy;
+import org.agrona.concurrent.NoOpIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.jmca.mca.progress.ProgressEnvironment;
 
@@ -42,7 +42,7 @@ public enum WaitStrategy {
     IdleStrategy idleStrategy(long spins, long yields, long minParkNs, long maxParkNs) {
         return switch (this) {
             case AUTO -> throw new IllegalStateException("resolve AUTO before making its idle strategy");
-            case SPIN -> new BusySpinIdleStrategy();
+            case SPIN -> new NoOpIdleStrategy();
             case SPIN_YIELD -> new BackoffIdleStrategy(spins, Long.MAX_VALUE, minParkNs, maxParkNs);
             case SPIN_PARK -> new BackoffIdleStrategy(spins, yields, minParkNs, maxParkNs);
         };

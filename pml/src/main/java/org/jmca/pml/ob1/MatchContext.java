@@ -2,7 +2,6 @@ package org.jmca.pml.ob1;
 
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.TreeMap;
 import org.agrona.collections.Int2ObjectHashMap;
@@ -75,10 +74,10 @@ final class MatchContext {
 
     /** Removes and returns the first posted receive that matches, or null. */
     Ob1RecvRequest matchPosted(int source, int tag) {
-        for (Iterator<Ob1RecvRequest> it = posted.iterator(); it.hasNext(); ) {
-            Ob1RecvRequest request = it.next();
+        for (int i = 0, n = posted.size(); i < n; i++) {
+            Ob1RecvRequest request = posted.get(i);
             if (request.matches(source, tag)) {
-                it.remove();
+                posted.remove(i);
                 return request;
             }
         }
@@ -91,11 +90,11 @@ final class MatchContext {
 
     /** The first unexpected message a receive for (source, tag) matches; removed if {@code take}. */
     Unexpected findUnexpected(Ob1RecvRequest probe, boolean take) {
-        for (Iterator<Unexpected> it = unexpected.iterator(); it.hasNext(); ) {
-            Unexpected message = it.next();
+        for (int i = 0, n = unexpected.size(); i < n; i++) {
+            Unexpected message = unexpected.get(i);
             if (probe.matches(message.source(), message.tag())) {
                 if (take) {
-                    it.remove();
+                    unexpected.remove(i);
                 }
                 return message;
             }

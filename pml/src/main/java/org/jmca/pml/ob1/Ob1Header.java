@@ -39,7 +39,6 @@ final class Ob1Header {
     static final int RNDV_LENGTH = 32;
     static final int ACK_LENGTH = 24;
     static final int FRAG_LENGTH = 16;
-    static final int MAX_LENGTH = RNDV_LENGTH;
 
     private static final long CONTEXT = 0;
     private static final long SOURCE = 4;
@@ -51,32 +50,36 @@ final class Ob1Header {
     private Ob1Header() {
     }
 
+    /** Writes a MATCH header into {@code h}, a segment of exactly {@link #MATCH_LENGTH} bytes, and returns it. */
     static MemorySegment writeMatch(MemorySegment h, int context, int source, int tag, int seq) {
         h.set(JAVA_INT_UNALIGNED, CONTEXT, context);
         h.set(JAVA_INT_UNALIGNED, SOURCE, source);
         h.set(JAVA_INT_UNALIGNED, TAG, tag);
         h.set(JAVA_INT_UNALIGNED, SEQ, seq);
-        return h.asSlice(0, MATCH_LENGTH);
+        return h;
     }
 
+    /** Writes a RNDV header into {@code h} of exactly {@link #RNDV_LENGTH} bytes. */
     static MemorySegment writeRndv(MemorySegment h, int context, int source, int tag, int seq, long total, long sendId) {
         writeMatch(h, context, source, tag, seq);
         h.set(JAVA_LONG_UNALIGNED, TOTAL, total);
         h.set(JAVA_LONG_UNALIGNED, SEND_ID, sendId);
-        return h.asSlice(0, RNDV_LENGTH);
+        return h;
     }
 
+    /** Writes an ACK header into {@code h} of exactly {@link #ACK_LENGTH} bytes. */
     static MemorySegment writeAck(MemorySegment h, long sendId, long recvId, long wanted) {
         h.set(JAVA_LONG_UNALIGNED, 0, sendId);
         h.set(JAVA_LONG_UNALIGNED, 8, recvId);
         h.set(JAVA_LONG_UNALIGNED, 16, wanted);
-        return h.asSlice(0, ACK_LENGTH);
+        return h;
     }
 
+    /** Writes a FRAG header into {@code h} of exactly {@link #FRAG_LENGTH} bytes. */
     static MemorySegment writeFrag(MemorySegment h, long recvId, long offset) {
         h.set(JAVA_LONG_UNALIGNED, 0, recvId);
         h.set(JAVA_LONG_UNALIGNED, 8, offset);
-        return h.asSlice(0, FRAG_LENGTH);
+        return h;
     }
 
     static int context(MemorySegment f) {

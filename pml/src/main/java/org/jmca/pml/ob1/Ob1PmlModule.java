@@ -46,7 +46,11 @@ final class Ob1PmlModule implements PmlModule {
     private final Long2ObjectHashMap<Ob1RecvRequest> awaitingFrags = new Long2ObjectHashMap<>();
     private final ArrayDeque<Work>[] peerQueues;
     private final ArrayDeque<Integer> peersWithWork = new ArrayDeque<>();
-    private final MemorySegment header = MemorySegment.ofArray(new byte[Ob1Header.MAX_LENGTH]);
+    /** Scratch headers, one per kind, reused for every fragment (the BTL copies them). */
+    private final MemorySegment matchHeader = MemorySegment.ofArray(new byte[Ob1Header.MATCH_LENGTH]);
+    private final MemorySegment rndvHeader = MemorySegment.ofArray(new byte[Ob1Header.RNDV_LENGTH]);
+    private final MemorySegment ackHeader = MemorySegment.ofArray(new byte[Ob1Header.ACK_LENGTH]);
+    private final MemorySegment fragHeader = MemorySegment.ofArray(new byte[Ob1Header.FRAG_LENGTH]);
     private final ProgressEngine.Registration registration;
     private long nextRequestId = 1;
 
@@ -122,14 +126,17 @@ final class Ob1PmlModule implements PmlModule {
         checkRank(dest);
         Ob1SendRequest request = new Ob1SendRequest(data, dest, tag, context,
                 context(context).nextSendSeq(dest), mode, routes[dest]);
-        enqueue(dest, () -> startSend(request));
+        // The common case, tried first without making a work item: nothing waits for this peer.
+        if (!peerQueues[dest].isEmpty() || !startSend(request)) {
+            queue(dest, () -> startSend(request));
+        }
         return request;
     }
 
     private boolean startSend(Ob1SendRequest request) {
         Route route = request.route;
         if (request.eager()) {
-            MemorySegment h = Ob1Header.writeMatch(header, request.context, rank, request.tag, request.seq);
+            MemorySegment h = Ob1Header.writeMatch(matchHeader, request.context, rank, request.tag, request.seq);
             if (!route.btl().send(route.endpoint(), Ob1Header.TAG_MATCH, h, request.data)) {
                 return false;
             }
@@ -139,7 +146,7 @@ final class Ob1PmlModule implements PmlModule {
         long first = Math.min(request.data.byteSize(),
                 Math.min(route.eagerLimit(), route.maxSendSize()) - Ob1Header.RNDV_LENGTH);
         long id = nextRequestId++;
-        MemorySegment h = Ob1Header.writeRndv(header, request.context, rank, request.tag, request.seq,
+        MemorySegment h = Ob1Header.writeRndv(rndvHeader, request.context, rank, request.tag, request.seq,
                 request.data.byteSize(), id);
         if (!route.btl().send(route.endpoint(), Ob1Header.TAG_RNDV, h, request.data.asSlice(0, first))) {
             nextRequestId--;
@@ -155,7 +162,7 @@ final class Ob1PmlModule implements PmlModule {
         long chunk = route.maxSendSize() - Ob1Header.FRAG_LENGTH;
         while (request.sent < request.wanted) {
             long length = Math.min(chunk, request.wanted - request.sent);
-            MemorySegment h = Ob1Header.writeFrag(header, request.recvId, request.sent);
+            MemorySegment h = Ob1Header.writeFrag(fragHeader, request.recvId, request.sent);
             if (!route.btl().send(route.endpoint(), Ob1Header.TAG_FRAG, h, request.data.asSlice(request.sent, length))) {
                 return false;
             }
@@ -169,16 +176,20 @@ final class Ob1PmlModule implements PmlModule {
         enqueue(dest, () -> {
             Route route = routes[dest];
             return route.btl().send(route.endpoint(), Ob1Header.TAG_ACK,
-                    Ob1Header.writeAck(header, sendId, recvId, wanted), EMPTY);
+                    Ob1Header.writeAck(ackHeader, sendId, recvId, wanted), EMPTY);
         });
     }
 
     /** Runs the work now if the peer's queue is empty, else queues it behind what waits. */
     private void enqueue(int dest, Work work) {
-        ArrayDeque<Work> queue = peerQueues[dest];
-        if (queue.isEmpty() && work.advance()) {
-            return;
+        if (!peerQueues[dest].isEmpty() || !work.advance()) {
+            queue(dest, work);
         }
+    }
+
+    /** Puts work behind whatever waits for the peer; progress runs it in order. */
+    private void queue(int dest, Work work) {
+        ArrayDeque<Work> queue = peerQueues[dest];
         if (queue.isEmpty()) {
             peersWithWork.addLast(dest);
         }
@@ -215,7 +226,7 @@ final class Ob1PmlModule implements PmlModule {
             matchContext.post(request);
         } else {
             deliver(request, message.kind(), message.source(), message.tag(), message.total(), message.sendId(),
-                    message.payload());
+                    message.payload(), 0);
         }
         return request;
     }
@@ -254,23 +265,26 @@ final class Ob1PmlModule implements PmlModule {
         int source = Ob1Header.source(fragment);
         int tag = Ob1Header.tag(fragment);
         boolean eager = kind == Ob1Header.TAG_MATCH;
-        MemorySegment payload = fragment.asSlice(eager ? Ob1Header.MATCH_LENGTH : Ob1Header.RNDV_LENGTH);
-        long total = eager ? payload.byteSize() : Ob1Header.total(fragment);
+        int headerLength = eager ? Ob1Header.MATCH_LENGTH : Ob1Header.RNDV_LENGTH;
+        long total = eager ? fragment.byteSize() - headerLength : Ob1Header.total(fragment);
         long sendId = eager ? 0 : Ob1Header.sendId(fragment);
         Ob1RecvRequest request = context.matchPosted(source, tag);
         if (request == null) {
-            context.addUnexpected(kind, source, tag, total, sendId, payload);
+            context.addUnexpected(kind, source, tag, total, sendId, fragment.asSlice(headerLength));
         } else {
-            deliver(request, kind, source, tag, total, sendId, payload);
+            deliver(request, kind, source, tag, total, sendId, fragment, headerLength);
         }
     }
 
-    /** A receive met its message: copy the first bytes; for a rendezvous, ask for the rest. */
+    /**
+     * A receive met its message: copy the first bytes (those of {@code carrier} from {@code offset}
+     * on); for a rendezvous, ask for the rest.
+     */
     private void deliver(Ob1RecvRequest request, byte kind, int source, int tag, long total, long sendId,
-                         MemorySegment firstBytes) {
+                         MemorySegment carrier, long offset) {
         request.matched(source, tag, total);
-        long length = Math.min(firstBytes.byteSize(), request.wanted);
-        MemorySegment.copy(firstBytes, 0, request.buffer, 0, length);
+        long length = Math.min(carrier.byteSize() - offset, request.wanted);
+        MemorySegment.copy(carrier, offset, request.buffer, 0, length);
         request.received = length;
         if (kind == Ob1Header.TAG_MATCH) {
             request.completeDelivered();
