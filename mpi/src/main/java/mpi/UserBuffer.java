@@ -32,7 +32,7 @@ record UserBuffer(MemorySegment segment, Runnable afterReceive) {
             throw new MPIException(MPI.ERR_BUFFER, "the buffer is null but count is " + count);
         }
         if (buf instanceof boolean[] booleans && type.arrayType() == boolean[].class) {
-            checkLength(booleans.length, count, type, "boolean[]");
+            checkLength(booleans.length, count, type);
             return booleans(booleans, count, forReceive);
         }
         MemorySegment whole;
@@ -51,7 +51,7 @@ record UserBuffer(MemorySegment segment, Runnable afterReceive) {
             }
         } else if (buf.getClass() == type.arrayType()) {
             whole = arraySegment(buf);
-            checkLength(java.lang.reflect.Array.getLength(buf), count, type, type.arrayType().getSimpleName());
+            checkLength(java.lang.reflect.Array.getLength(buf), count, type);
         } else {
             throw new MPIException(MPI.ERR_BUFFER, "a " + buf.getClass().getSimpleName() + " buffer does not hold "
                     + type + " elements; " + type + " needs a " + type.arrayType().getSimpleName() + " or a buffer");
@@ -59,10 +59,10 @@ record UserBuffer(MemorySegment segment, Runnable afterReceive) {
         return new UserBuffer(whole.byteSize() == bytes ? whole : whole.asSlice(0, bytes), null);
     }
 
-    private static void checkLength(int length, int count, Datatype type, String what) throws MPIException {
+    private static void checkLength(int length, int count, Datatype type) throws MPIException {
         if (length < count) {
             throw new MPIException(MPI.ERR_BUFFER, "buffer too small: count " + count + " of " + type + " but the "
-                    + what + " holds " + length + " elements");
+                    + type.arrayType().getSimpleName() + " holds " + length + " elements");
         }
     }
 

@@ -42,7 +42,7 @@ public final class SmBtlComponent implements BtlComponent {
                 .help("Where segment files go when no launcher gives a job-private session directory (jmpirun does).")
                 .level(5)
                 .build());
-        ringSize = registrar.register(ParameterSpec.builder("ring_size", ParamType.SIZE, 512L * 1024)
+        ringSize = registrar.register(ParameterSpec.builder("ring_size", ParamType.SIZE, 1024L * 1024)
                 .help("Bytes of each ring from one peer to this process (a power of two, at least 4 times"
                         + " btl_sm_max_send_size).")
                 .level(5)
@@ -51,7 +51,7 @@ public final class SmBtlComponent implements BtlComponent {
                 .help("Largest message (with its 16-byte header) sent without a rendezvous.")
                 .level(4)
                 .build());
-        maxSendSize = registrar.register(ParameterSpec.builder("max_send_size", ParamType.SIZE, 32L * 1024)
+        maxSendSize = registrar.register(ParameterSpec.builder("max_send_size", ParamType.SIZE, 128L * 1024)
                 .help("Largest fragment of a rendezvous message.")
                 .level(4)
                 .build());

@@ -63,13 +63,17 @@ final class Ob1PmlModule implements PmlModule {
     Ob1PmlModule(PmlEnvironment environment) {
         this.rank = environment.rank();
         this.jobSize = environment.peers().size();
-        this.btls = environment.btls();
-        this.routes = computeRoutes(environment.peers(), btls);
+        this.routes = computeRoutes(environment.peers(), environment.btls());
+        // Only the BTLs some peer is routed through can carry traffic; the others need no polling
+        // (a peer routes to this process by the same rule, so it never uses them either).
+        this.btls = environment.btls().stream()
+                .filter(btl -> java.util.Arrays.stream(routes).anyMatch(route -> route.btl() == btl))
+                .toList();
         this.peerQueues = new ArrayDeque[jobSize];
         for (int i = 0; i < jobSize; i++) {
             peerQueues[i] = new ArrayDeque<>();
         }
-        btls.forEach(btl -> btl.setReceiver(this::onFragment));
+        environment.btls().forEach(btl -> btl.setReceiver(this::onFragment));
         this.registration = environment.progress().register(this::progress, ProgressEngine.Priority.HIGH);
     }
 

@@ -1,0 +1,58 @@
+package bench;
+
+import java.nio.Buffer;
+import java.nio.ByteBuffer;
+import mpi.MPI;
+import mpi.MPIException;
+import mpi.Request;
+
+/**
+ * osu_bw: rank 0 posts a window of non-blocking sends, rank 1 as many receives, then a 4-byte
+ * acknowledgement; bandwidth in MB/s (10^6 bytes per second).
+ */
+public final class OsuBw {
+    private OsuBw() {
+    }
+
+    public static void main(String[] args) throws MPIException {
+        MPI.Init(args);
+        Options options = Options.parse(args, 1 << 22, 100, 10);
+        int rank = MPI.COMM_WORLD.getRank();
+        if (rank == 0) {
+            System.out.println("# OSU MPI Bandwidth Test (JMCA, " + (options.direct() ? "direct buffers" : "byte[]") + ")");
+            System.out.printf("%-10s%18s%n", "# Size", "Bandwidth (MB/s)");
+        }
+        int max = (int) Math.max(1, options.maxSize());
+        Buffer buffer = options.direct() ? MPI.newByteBuffer(max) : ByteBuffer.wrap(new byte[max]);
+        Request[] requests = new Request[options.window()];
+        byte[] ack = new byte[4];
+        for (long size = Math.max(1, options.minSize()); size <= options.maxSize(); size *= 2) {
+            int n = (int) size;
+            MPI.COMM_WORLD.barrier();
+            double start = 0;
+            for (int i = 0; i < options.iterations() + options.warmup(); i++) {
+                if (i == options.warmup()) {
+                    start = MPI.wtime();
+                }
+                if (rank == 0) {
+                    for (int w = 0; w < requests.length; w++) {
+                        requests[w] = MPI.COMM_WORLD.iSend(buffer, n, MPI.BYTE, 1, 100);
+                    }
+                    Request.waitAll(requests);
+                    MPI.COMM_WORLD.recv(ack, 4, MPI.BYTE, 1, 101);
+                } else if (rank == 1) {
+                    for (int w = 0; w < requests.length; w++) {
+                        requests[w] = MPI.COMM_WORLD.iRecv(buffer, n, MPI.BYTE, 0, 100);
+                    }
+                    Request.waitAll(requests);
+                    MPI.COMM_WORLD.send(ack, 4, MPI.BYTE, 0, 101);
+                }
+            }
+            if (rank == 0) {
+                double seconds = MPI.wtime() - start;
+                System.out.printf("%-10d%18.2f%n", size, size / 1e6 * options.iterations() * requests.length / seconds);
+            }
+        }
+        MPI.Finalize();
+    }
+}
