@@ -295,8 +295,33 @@ public class Comm {
         call("MPI_Bsend", rt -> startBuffered(buf, count, type, dest, tag));
     }
 
+    /** A blocking receive: no request is made, only the PML's operation is waited for. */
     public Status recv(Object buf, int count, Datatype type, int source, int tag) throws MPIException {
-        return call("MPI_Recv", rt -> startRecv(buf, count, type, source, tag).waitStatus());
+        return call("MPI_Recv", rt -> {
+            checkRecvTag(tag);
+            int from = source(source);
+            UserBuffer data = UserBuffer.of(buf, count, type, true);
+            if (from == -2) {
+                return procNullStatus();
+            }
+            PmlRequest request = rt.pml.irecv(data.segment(), from, tag == MPI.ANY_TAG ? PmlModule.ANY_TAG : tag, context);
+            if (!request.isComplete()) {
+                rt.progress.waitUntil(request::isComplete);
+            }
+            if (data.afterReceive() != null) {
+                data.afterReceive().run();
+            }
+            return checkTruncation(toStatus(request.status()));
+        });
+    }
+
+    /** A status whose message was truncated becomes an MPI_ERR_TRUNCATE error. */
+    static Status checkTruncation(Status status) throws MPIException {
+        if (status.getError() != MPI.SUCCESS) {
+            throw new MPIException(status.getError(), "a message from rank " + status.getSource() + " with tag "
+                    + status.getTag() + " was longer than the receive buffer");
+        }
+        return status;
     }
 
     public Status sendRecv(Object sendbuf, int sendcount, Datatype sendtype, int dest, int sendtag,

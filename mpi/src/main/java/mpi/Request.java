@@ -51,11 +51,11 @@ public class Request {
             status = comm.toStatus(result);
         }
         retire();
-        if (status.getError() != MPI.SUCCESS) {
-            throw comm.handleError("MPI_Wait", new MPIException(status.getError(), "a message from rank "
-                    + status.getSource() + " with tag " + status.getTag() + " was longer than the receive buffer"));
+        try {
+            return Comm.checkTruncation(status);
+        } catch (MPIException e) {
+            throw comm.handleError("MPI_Wait", e);
         }
-        return status;
     }
 
     /** What happens once a wait or test has collected the request. */

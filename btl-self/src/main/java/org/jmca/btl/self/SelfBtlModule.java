@@ -97,7 +97,7 @@ final class SelfBtlModule implements BtlModule {
         // Only what is queued now: fragments sent from inside an upcall wait for the next turn.
         for (int n = queue.size(); n > 0; n--) {
             Pending pending = queue.pollFirst();
-            receiver.onFragment(self, pending.tag(), pending.fragment());
+            receiver.onFragment(self, pending.tag(), pending.fragment(), 0, pending.fragment().byteSize());
             delivered++;
         }
         return delivered;

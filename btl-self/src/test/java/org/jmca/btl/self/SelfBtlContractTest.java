@@ -36,7 +36,7 @@ class SelfBtlContractTest extends BtlContractTest {
         SelfBtlModule module = new SelfBtlModule(0, 1024);
         var self = module.addPeers(List.of(new Peer(0, "h", Map.of()))).getFirst();
         int[] delivered = {0};
-        module.setReceiver((from, tag, fragment) -> delivered[0]++);
+        module.setReceiver((from, tag, memory, offset, length) -> delivered[0]++);
         module.send(self, (byte) 1, MemorySegment.ofArray(new byte[4]), MemorySegment.ofArray(new byte[4]));
         assertThat(delivered[0]).isZero();
         assertThat(module.progress()).isEqualTo(1);

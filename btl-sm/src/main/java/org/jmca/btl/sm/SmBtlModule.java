@@ -75,7 +75,7 @@ final class SmBtlModule implements BtlModule {
             SmEndpoint endpoint = new SmEndpoint(peer.rank(), this, SmSegment.open(Path.of(segment), arena).ring(rank));
             endpoints.add(endpoint);
             rings.add(own.ring(peer.rank()));
-            ringHandlers.add((tag, fragment) -> receiver.onFragment(endpoint, tag, fragment));
+            ringHandlers.add((tag, data, offset, length) -> receiver.onFragment(endpoint, tag, data, offset, length));
         }
         incoming = rings.toArray(SmRing[]::new);
         handlers = ringHandlers.toArray(SmRing.Handler[]::new);

@@ -34,9 +34,9 @@ final class SmRing {
 
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
 
-    /** Receives the records {@link #poll} hands out; the segment is valid only during the call. */
+    /** Receives the records {@link #poll} hands out: {@code length} bytes of {@code data} at {@code offset}, valid during the call. */
     interface Handler {
-        void onRecord(byte tag, MemorySegment fragment);
+        void onRecord(byte tag, MemorySegment data, long offset, long length);
     }
 
     private final MemorySegment ring;
@@ -131,7 +131,7 @@ final class SmRing {
                 h += length;
                 continue;
             }
-            handler.onRecord(tag, data.asSlice(index + RECORD_HEADER, length - RECORD_HEADER));
+            handler.onRecord(tag, data, index + RECORD_HEADER, length - RECORD_HEADER);
             h += align(length);
             records++;
         }

@@ -63,7 +63,7 @@ class SmBtlContractTest extends BtlContractTest {
         var toOne = zero.addPeers(peers).get(1);
         one.addPeers(peers);
         int[] received = {0};
-        one.setReceiver((from, tag, fragment) -> received[0]++);
+        one.setReceiver((from, tag, memory, offset, length) -> received[0]++);
         var payload = java.lang.foreign.MemorySegment.ofArray(new byte[8000]);
         var header = java.lang.foreign.MemorySegment.ofArray(new byte[8]);
         int sent = 0;

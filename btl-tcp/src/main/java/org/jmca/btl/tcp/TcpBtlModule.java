@@ -435,8 +435,7 @@ final class TcpBtlModule implements BtlModule {
             if (tag == TcpWire.GOODBYE) {
                 endpoint.state = State.PEER_FINALIZED;
             } else {
-                receiver.onFragment(endpoint, tag, endpoint.readSegment.asSlice(position + TcpWire.FRAME_HEADER,
-                        length - 1));
+                receiver.onFragment(endpoint, tag, endpoint.readSegment, position + TcpWire.FRAME_HEADER, length - 1);
                 frames++;
             }
         }

@@ -38,7 +38,7 @@ class TcpBtlModuleTest {
         for (int r = 0; r < size; r++) {
             int rank = r;
             endpoints.add(modules.get(r).addPeers(peers));
-            modules.get(r).setReceiver((from, tag, fragment) -> received[rank]++);
+            modules.get(r).setReceiver((from, tag, memory, offset, length) -> received[rank]++);
         }
     }
 

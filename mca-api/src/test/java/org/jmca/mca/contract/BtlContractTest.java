@@ -52,8 +52,8 @@ public abstract class BtlContractTest {
         for (int r = 0; r < size; r++) {
             List<Arrival> mine = new ArrayList<>();
             arrivals.add(mine);
-            modules.get(r).setReceiver((from, tag, fragment) -> mine.add(
-                    new Arrival(from.rank(), tag, fragment.toArray(ValueLayout.JAVA_BYTE))));
+            modules.get(r).setReceiver((from, tag, memory, offset, length) -> mine.add(
+                    new Arrival(from.rank(), tag, memory.asSlice(offset, length).toArray(ValueLayout.JAVA_BYTE))));
         }
     }
 

@@ -82,32 +82,34 @@ final class Ob1Header {
         return h;
     }
 
-    static int context(MemorySegment f) {
-        return f.get(JAVA_INT_UNALIGNED, CONTEXT);
+    // Readers: the fragment starts at {@code at} in {@code f}.
+
+    static int context(MemorySegment f, long at) {
+        return f.get(JAVA_INT_UNALIGNED, at + CONTEXT);
     }
 
-    static int source(MemorySegment f) {
-        return f.get(JAVA_INT_UNALIGNED, SOURCE);
+    static int source(MemorySegment f, long at) {
+        return f.get(JAVA_INT_UNALIGNED, at + SOURCE);
     }
 
-    static int tag(MemorySegment f) {
-        return f.get(JAVA_INT_UNALIGNED, TAG);
+    static int tag(MemorySegment f, long at) {
+        return f.get(JAVA_INT_UNALIGNED, at + TAG);
     }
 
-    static int seq(MemorySegment f) {
-        return f.get(JAVA_INT_UNALIGNED, SEQ);
+    static int seq(MemorySegment f, long at) {
+        return f.get(JAVA_INT_UNALIGNED, at + SEQ);
     }
 
-    static long total(MemorySegment f) {
-        return f.get(JAVA_LONG_UNALIGNED, TOTAL);
+    static long total(MemorySegment f, long at) {
+        return f.get(JAVA_LONG_UNALIGNED, at + TOTAL);
     }
 
-    static long sendId(MemorySegment f) {
-        return f.get(JAVA_LONG_UNALIGNED, SEND_ID);
+    static long sendId(MemorySegment f, long at) {
+        return f.get(JAVA_LONG_UNALIGNED, at + SEND_ID);
     }
 
     /** Field {@code index} (0, 1, 2) of an ACK or FRAG header, both made of longs. */
-    static long longField(MemorySegment f, int index) {
-        return f.get(JAVA_LONG_UNALIGNED, 8L * index);
+    static long longField(MemorySegment f, long at, int index) {
+        return f.get(JAVA_LONG_UNALIGNED, at + 8L * index);
     }
 }

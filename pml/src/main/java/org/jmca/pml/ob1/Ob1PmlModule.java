@@ -230,7 +230,7 @@ final class Ob1PmlModule implements PmlModule {
             matchContext.post(request);
         } else {
             deliver(request, message.kind(), message.source(), message.tag(), message.total(), message.sendId(),
-                    message.payload(), 0);
+                    message.payload(), 0, message.payload().byteSize());
         }
         return request;
     }
@@ -242,52 +242,53 @@ final class Ob1PmlModule implements PmlModule {
         return message == null ? null : new PmlStatus(message.source(), message.tag(), message.total(), false, false);
     }
 
-    private void onFragment(BtlEndpoint from, byte kind, MemorySegment fragment) {
+    private void onFragment(BtlEndpoint from, byte kind, MemorySegment memory, long at, long length) {
         switch (kind) {
-            case Ob1Header.TAG_MATCH, Ob1Header.TAG_RNDV -> onMatchable(kind, fragment);
-            case Ob1Header.TAG_ACK -> onAck(fragment);
-            case Ob1Header.TAG_FRAG -> onFrag(fragment);
+            case Ob1Header.TAG_MATCH, Ob1Header.TAG_RNDV -> onMatchable(kind, memory, at, length);
+            case Ob1Header.TAG_ACK -> onAck(memory, at);
+            case Ob1Header.TAG_FRAG -> onFrag(memory, at, length);
             default -> throw new McaException("pml/ob1: rank " + rank + " got a fragment with unknown tag " + kind
                     + " from rank " + from.rank());
         }
     }
 
-    private void onMatchable(byte kind, MemorySegment fragment) {
-        MatchContext context = context(Ob1Header.context(fragment));
-        int source = Ob1Header.source(fragment);
-        if (!context.takeTurn(source, Ob1Header.seq(fragment))) {
-            context.hold(source, Ob1Header.seq(fragment), kind, fragment);
+    private void onMatchable(byte kind, MemorySegment memory, long at, long length) {
+        MatchContext context = context(Ob1Header.context(memory, at));
+        int source = Ob1Header.source(memory, at);
+        int seq = Ob1Header.seq(memory, at);
+        if (!context.takeTurn(source, seq)) {
+            context.hold(source, seq, kind, memory.asSlice(at, length));
             return;
         }
-        match(context, kind, fragment);
+        match(context, kind, memory, at, length);
         for (MatchContext.Held held = context.nextHeld(source); held != null; held = context.nextHeld(source)) {
-            match(context, held.kind(), held.fragment());
+            match(context, held.kind(), held.fragment(), 0, held.fragment().byteSize());
         }
     }
 
-    private void match(MatchContext context, byte kind, MemorySegment fragment) {
-        int source = Ob1Header.source(fragment);
-        int tag = Ob1Header.tag(fragment);
+    private void match(MatchContext context, byte kind, MemorySegment memory, long at, long length) {
+        int source = Ob1Header.source(memory, at);
+        int tag = Ob1Header.tag(memory, at);
         boolean eager = kind == Ob1Header.TAG_MATCH;
         int headerLength = eager ? Ob1Header.MATCH_LENGTH : Ob1Header.RNDV_LENGTH;
-        long total = eager ? fragment.byteSize() - headerLength : Ob1Header.total(fragment);
-        long sendId = eager ? 0 : Ob1Header.sendId(fragment);
+        long total = eager ? length - headerLength : Ob1Header.total(memory, at);
+        long sendId = eager ? 0 : Ob1Header.sendId(memory, at);
         Ob1RecvRequest request = context.matchPosted(source, tag);
         if (request == null) {
-            context.addUnexpected(kind, source, tag, total, sendId, fragment.asSlice(headerLength));
+            context.addUnexpected(kind, source, tag, total, sendId, memory.asSlice(at + headerLength, length - headerLength));
         } else {
-            deliver(request, kind, source, tag, total, sendId, fragment, headerLength);
+            deliver(request, kind, source, tag, total, sendId, memory, at + headerLength, length - headerLength);
         }
     }
 
     /**
-     * A receive met its message: copy the first bytes (those of {@code carrier} from {@code offset}
-     * on); for a rendezvous, ask for the rest.
+     * A receive met its message: copy the first bytes ({@code available} bytes of {@code carrier}
+     * from {@code offset}); for a rendezvous, ask for the rest.
      */
     private void deliver(Ob1RecvRequest request, byte kind, int source, int tag, long total, long sendId,
-                         MemorySegment carrier, long offset) {
+                         MemorySegment carrier, long offset, long available) {
         request.matched(source, tag, total);
-        long length = Math.min(carrier.byteSize() - offset, request.wanted);
+        long length = Math.min(available, request.wanted);
         MemorySegment.copy(carrier, offset, request.buffer, 0, length);
         request.received = length;
         if (kind == Ob1Header.TAG_MATCH) {
@@ -304,14 +305,14 @@ final class Ob1PmlModule implements PmlModule {
         sendAck(source, sendId, recvId, request.wanted);
     }
 
-    private void onAck(MemorySegment fragment) {
-        long sendId = Ob1Header.longField(fragment, 0);
+    private void onAck(MemorySegment memory, long at) {
+        long sendId = Ob1Header.longField(memory, at, 0);
         Ob1SendRequest request = awaitingAck.remove(sendId);
         if (request == null) {
             throw new McaException("pml/ob1: rank " + rank + " got an ACK for unknown send request " + sendId);
         }
-        request.recvId = Ob1Header.longField(fragment, 1);
-        request.wanted = Ob1Header.longField(fragment, 2);
+        request.recvId = Ob1Header.longField(memory, at, 1);
+        request.wanted = Ob1Header.longField(memory, at, 2);
         if (request.sent >= request.wanted) {
             request.complete();
         } else {
@@ -319,16 +320,15 @@ final class Ob1PmlModule implements PmlModule {
         }
     }
 
-    private void onFrag(MemorySegment fragment) {
-        long recvId = Ob1Header.longField(fragment, 0);
-        long offset = Ob1Header.longField(fragment, 1);
+    private void onFrag(MemorySegment memory, long at, long fragmentLength) {
+        long recvId = Ob1Header.longField(memory, at, 0);
+        long offset = Ob1Header.longField(memory, at, 1);
         Ob1RecvRequest request = awaitingFrags.get(recvId);
         if (request == null) {
             throw new McaException("pml/ob1: rank " + rank + " got a fragment for unknown receive " + recvId);
         }
-        MemorySegment payload = fragment.asSlice(Ob1Header.FRAG_LENGTH);
-        long length = Math.min(payload.byteSize(), request.wanted - offset);
-        MemorySegment.copy(payload, 0, request.buffer, offset, length);
+        long length = Math.min(fragmentLength - Ob1Header.FRAG_LENGTH, request.wanted - offset);
+        MemorySegment.copy(memory, at + Ob1Header.FRAG_LENGTH, request.buffer, offset, length);
         request.received += length;
         if (request.received >= request.wanted) {
             awaitingFrags.remove(recvId);

@@ -202,7 +202,7 @@ final class LoopbackNetwork {
             int n = 0;
             for (int pending = inbox.size(); pending > 0; pending--) {
                 Arrival arrival = inbox.remove(reorder ? random.nextInt(inbox.size()) : 0);
-                receiver.onFragment(arrival.from(), arrival.tag(), arrival.fragment());
+                receiver.onFragment(arrival.from(), arrival.tag(), arrival.fragment(), 0, arrival.fragment().byteSize());
                 n++;
             }
             return n;

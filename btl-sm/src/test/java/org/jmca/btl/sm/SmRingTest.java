@@ -1,0 +1,95 @@
+package org.jmca.btl.sm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.management.ManagementFactory;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+class SmRingTest {
+    private static final int CAPACITY = 64 * 1024;
+
+    private static MemorySegment memory() {
+        return Arena.ofAuto().allocate(SmRing.bytesFor(CAPACITY), 128);
+    }
+
+    @Test
+    void aProducerThreadAndAConsumerThreadPassAMillionRecordsInOrder() throws InterruptedException {
+        MemorySegment shared = memory();
+        SmRing producer = new SmRing(shared, 0, CAPACITY);
+        SmRing consumer = new SmRing(shared, 0, CAPACITY);
+        int count = 1_000_000;
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Thread sender = Thread.ofPlatform().start(() -> {
+            MemorySegment header = MemorySegment.ofArray(new byte[8]);
+            MemorySegment payload = MemorySegment.ofArray(new byte[3000]);
+            for (int i = 0; i < count; i++) {
+                header.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, i);
+                payload.set(ValueLayout.JAVA_BYTE, 0, (byte) i);
+                MemorySegment body = payload.asSlice(0, i % 3000);
+                while (!producer.offer((byte) (1 + i % 7), header, body)) {
+                    Thread.onSpinWait();
+                }
+            }
+        });
+        long[] next = {0};
+        SmRing.Handler check = (tag, data, offset, length) -> {
+            long i = data.get(ValueLayout.JAVA_LONG_UNALIGNED, offset);
+            if (i != next[0] || tag != (byte) (1 + i % 7) || length != 8 + i % 3000
+                    || (length > 8 && data.get(ValueLayout.JAVA_BYTE, offset + 8) != (byte) i)) {
+                failure.compareAndSet(null, new AssertionError("record " + next[0] + " arrived as " + i));
+            }
+            next[0]++;
+        };
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (next[0] < count && System.nanoTime() < deadline) {
+            consumer.poll(check);
+        }
+        sender.join();
+        assertThat(failure.get()).isNull();
+        assertThat(next[0]).isEqualTo(count);
+    }
+
+    @Test
+    void offeringAndPollingAllocateNothing() {
+        MemorySegment shared = memory();
+        SmRing producer = new SmRing(shared, 0, CAPACITY);
+        SmRing consumer = new SmRing(shared, 0, CAPACITY);
+        MemorySegment header = MemorySegment.ofArray(new byte[16]);
+        MemorySegment payload = MemorySegment.ofArray(new byte[100]);
+        long[] sum = {0};
+        SmRing.Handler handler = (tag, data, offset, length) -> sum[0] += length;
+        var threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        // Once the JIT has compiled the loop (a few rounds; more on a loaded machine), a round allocates nothing.
+        long perMessage = Long.MAX_VALUE;
+        int rounds = 0;
+        while (perMessage > 0 && rounds < 30) {
+            long before = threads.getCurrentThreadAllocatedBytes();
+            for (int i = 0; i < 100_000; i++) {
+                producer.offer((byte) 1, header, payload);
+                consumer.poll(handler);
+            }
+            perMessage = (threads.getCurrentThreadAllocatedBytes() - before) / 100_000;
+            rounds++;
+        }
+        assertThat(perMessage).as("bytes allocated per message once compiled").isZero();
+        assertThat(sum[0]).isEqualTo(rounds * 100_000L * (16 + 100));
+    }
+
+    @Test
+    void aRecordThatWouldWrapStartsAgainAtTheBeginning() {
+        MemorySegment shared = memory();
+        SmRing producer = new SmRing(shared, 0, CAPACITY);
+        SmRing consumer = new SmRing(shared, 0, CAPACITY);
+        MemorySegment payload = MemorySegment.ofArray(new byte[10_000]);
+        int[] got = {0};
+        for (int i = 0; i < 50; i++) {
+            assertThat(producer.offer((byte) 2, MemorySegment.ofArray(new byte[0]), payload)).isTrue();
+            assertThat(consumer.poll((tag, data, offset, length) -> got[0] += (int) length)).isEqualTo(1);
+        }
+        assertThat(got[0]).isEqualTo(50 * 10_000);
+    }
+}
