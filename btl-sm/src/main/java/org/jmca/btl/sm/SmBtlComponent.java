@@ -25,6 +25,10 @@ public final class SmBtlComponent implements BtlComponent {
     private Param<Long> ringSize;
     private Param<Long> eagerLimit;
     private Param<Long> maxSendSize;
+    private Param<Boolean> singleCopy;
+    private Param<Long> singleCopyMin;
+    /** Why the kernel does not let this process read another's memory; null when it does. */
+    private String singleCopyUnavailable;
 
     @Override
     public String name() {
@@ -55,10 +59,26 @@ public final class SmBtlComponent implements BtlComponent {
                 .help("Largest fragment of a rendezvous message.")
                 .level(4)
                 .build());
+        singleCopy = registrar.register(ParameterSpec.builder("single_copy", ParamType.BOOL, true)
+                .help("Move large messages between direct buffers with one copy (process_vm_readv) where the kernel"
+                        + " allows it (tried at start); false always uses two copies through the rings.")
+                .level(3)
+                .build());
+        singleCopyMin = registrar.register(ParameterSpec.builder("single_copy_min", ParamType.SIZE, 16L * 1024 * 1024)
+                .help("Smallest message moved by single copy. Below it two pipelined copies through the rings are"
+                        + " faster on the machines measured (see BENCHMARKS.md).")
+                .level(4)
+                .build());
+    }
+
+    /** Single copy when the parameter asks for it and the kernel allows it (tried once, at probe). */
+    private long singleCopyThreshold() {
+        return singleCopy.get() && singleCopyUnavailable == null ? singleCopyMin.get() : Long.MAX_VALUE;
     }
 
     @Override
     public Availability probe() {
+        singleCopyUnavailable = singleCopy.get() ? CrossMemory.probe() : "btl_sm_single_copy=false";
         Path dir = Path.of(directory.get());
         return Files.isDirectory(dir) && Files.isWritable(dir) ? Availability.AVAILABLE
                 : Availability.unavailable(dir + " is not a writable directory (btl_sm_directory=" + directory.get()
@@ -79,6 +99,6 @@ public final class SmBtlComponent implements BtlComponent {
         Path dir = environment.sessionDirectory() != null ? environment.sessionDirectory() : Path.of(directory.get());
         Path file = dir.resolve(environment.jobId() + ".sm." + environment.rank());
         return List.of(new SmBtlModule(environment.rank(), environment.size(), environment.hostname(), file,
-                (int) ring, eagerLimit.get(), maxSendSize.get(), EXCLUSIVITY));
+                (int) ring, eagerLimit.get(), maxSendSize.get(), EXCLUSIVITY, singleCopyThreshold()));
     }
 }

@@ -34,14 +34,20 @@ final class SmBtlModule implements BtlModule {
     private SmRing.Handler[] handlers = new SmRing.Handler[0];
     private BtlReceiver receiver;
     private boolean finalized;
+    /** Reads peers' memory for messages of at least {@link #singleCopyMin} bytes; null when not used. */
+    private final CrossMemory crossMemory;
+    private final long singleCopyMin;
 
     SmBtlModule(int rank, int size, String hostname, Path file, int ringCapacity, long eagerLimit, long maxSendSize,
-                int exclusivity) {
+                int exclusivity, long singleCopyMin) {
         this.rank = rank;
         this.hostname = hostname;
         this.own = SmSegment.create(file, size, ringCapacity, arena);
+        this.singleCopyMin = singleCopyMin;
+        this.crossMemory = singleCopyMin < Long.MAX_VALUE ? new CrossMemory(arena) : null;
         this.properties = new BtlProperties(exclusivity, 200, 80_000, eagerLimit, maxSendSize,
-                EnumSet.of(BtlProperties.Flag.SEND));
+                crossMemory == null ? EnumSet.of(BtlProperties.Flag.SEND)
+                        : EnumSet.of(BtlProperties.Flag.SEND, BtlProperties.Flag.GET));
         this.removeOnExit = new Thread(this::removeFile, "btl-sm-cleanup");
         Runtime.getRuntime().addShutdownHook(removeOnExit);
     }
@@ -72,7 +78,8 @@ final class SmBtlModule implements BtlModule {
                 endpoints.add(null);
                 continue;
             }
-            SmEndpoint endpoint = new SmEndpoint(peer.rank(), this, SmSegment.open(Path.of(segment), arena).ring(rank));
+            SmSegment theirs = SmSegment.open(Path.of(segment), arena);
+            SmEndpoint endpoint = new SmEndpoint(peer.rank(), this, theirs.ring(rank), theirs.ownerPid);
             endpoints.add(endpoint);
             rings.add(own.ring(peer.rank()));
             ringHandlers.add((tag, data, offset, length) -> receiver.onFragment(endpoint, tag, data, offset, length));
@@ -90,6 +97,17 @@ final class SmBtlModule implements BtlModule {
     @Override
     public boolean send(BtlEndpoint to, byte tag, MemorySegment header, MemorySegment payload) {
         return ((SmEndpoint) to).outgoing.offer(tag, header, payload);
+    }
+
+    @Override
+    public boolean canGet(long bytes) {
+        return crossMemory != null && bytes >= singleCopyMin;
+    }
+
+    /** One copy: the kernel reads the peer's native buffer straight into ours (process_vm_readv). */
+    @Override
+    public void get(BtlEndpoint from, long remoteAddress, MemorySegment local) {
+        crossMemory.read(((SmEndpoint) from).pid, remoteAddress, local);
     }
 
     @Override

@@ -3,16 +3,18 @@ package org.jmca.btl.sm;
 import org.jmca.mca.btl.BtlEndpoint;
 import org.jmca.mca.btl.BtlModule;
 
-/** The way to one peer on this host: the ring this process writes in the peer's segment. */
+/** The way to one peer on this host: the ring this process writes in the peer's segment, and its pid. */
 final class SmEndpoint implements BtlEndpoint {
     private final int rank;
     private final SmBtlModule module;
     final SmRing outgoing;
+    final long pid;
 
-    SmEndpoint(int rank, SmBtlModule module, SmRing outgoing) {
+    SmEndpoint(int rank, SmBtlModule module, SmRing outgoing, long pid) {
         this.rank = rank;
         this.module = module;
         this.outgoing = outgoing;
+        this.pid = pid;
     }
 
     @Override

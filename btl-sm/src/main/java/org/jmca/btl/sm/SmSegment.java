@@ -33,12 +33,14 @@ final class SmSegment {
     private static final int HEADER = 128;
 
     final Path path;
+    final long ownerPid;
     final int ranks;
     final int ringCapacity;
     private final MemorySegment memory;
 
     private SmSegment(Path path, MemorySegment memory, int ranks, int ringCapacity) {
         this.path = path;
+        this.ownerPid = memory.get(ValueLayout.JAVA_LONG, 16);
         this.memory = memory;
         this.ranks = ranks;
         this.ringCapacity = ringCapacity;

@@ -21,7 +21,8 @@ class SmBtlContractTest extends BtlContractTest {
     Path dir;
 
     private SmBtlModule module(int rank, int size, String job) {
-        return new SmBtlModule(rank, size, "localhost", dir.resolve(job + ".sm." + rank), 64 * 1024, 4096, 8192, 65535);
+        return new SmBtlModule(rank, size, "localhost", dir.resolve(job + ".sm." + rank), 64 * 1024, 4096, 8192, 65535,
+                Long.MAX_VALUE);
     }
 
     @Override

@@ -51,6 +51,24 @@ public interface BtlModule {
      */
     boolean send(BtlEndpoint to, byte tag, MemorySegment header, MemorySegment payload);
 
+    /**
+     * True if this module can read {@code bytes} bytes straight out of a peer's native memory with
+     * {@link #get} (one copy instead of two) — modules with {@link BtlProperties.Flag#GET}.
+     */
+    default boolean canGet(long bytes) {
+        return false;
+    }
+
+    /**
+     * Reads {@code local.byteSize()} bytes at {@code remoteAddress} in the peer's memory into
+     * {@code local}, which must be native memory; returns when the bytes are there.
+     *
+     * @throws UnsupportedOperationException if {@link #canGet} says no
+     */
+    default void get(BtlEndpoint from, long remoteAddress, MemorySegment local) {
+        throw new UnsupportedOperationException(componentName() + " cannot read a peer's memory");
+    }
+
     /** Moves what is ready (arrivals, pending sends); returns how many events it handled. */
     int progress();
 

@@ -23,7 +23,7 @@ final class MatchContext {
     private final Int2ObjectHashMap<TreeMap<Integer, Held>> outOfOrder = new Int2ObjectHashMap<>();
 
     /** A message that arrived before its receive was posted; its first bytes are copied. */
-    record Unexpected(byte kind, int source, int tag, long total, long sendId, MemorySegment payload) { }
+    record Unexpected(byte kind, int source, int tag, long total, long sendId, long address, MemorySegment payload) { }
 
     /** A fragment that arrived ahead of its sequence number, copied until its turn. */
     record Held(byte kind, MemorySegment fragment) { }
@@ -84,8 +84,8 @@ final class MatchContext {
         return null;
     }
 
-    void addUnexpected(byte kind, int source, int tag, long total, long sendId, MemorySegment payload) {
-        unexpected.add(new Unexpected(kind, source, tag, total, sendId, copy(payload)));
+    void addUnexpected(byte kind, int source, int tag, long total, long sendId, long address, MemorySegment payload) {
+        unexpected.add(new Unexpected(kind, source, tag, total, sendId, address, copy(payload)));
     }
 
     /** The first unexpected message a receive for (source, tag) matches; removed if {@code take}. */

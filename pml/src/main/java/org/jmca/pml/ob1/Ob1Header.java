@@ -16,8 +16,8 @@ import java.lang.foreign.MemorySegment;
  *    | context            (int)  |             | context, source, tag, seq |  as MATCH
  *  4 | source rank        (int)  |          16 | total length      (long)  |
  *  8 | tag                (int)  |          24 | send request id   (long)  |
- * 12 | sequence number    (int)  |          32 +---------------------------+ payload...
- * 16 +---------------------------+ payload...
+ * 12 | sequence number    (int)  |          32 | address for GET   (long)  |  0: none
+ * 16 +---------------------------+ payload... 40 +---------------------------+ payload...
  *
  * ACK (receiver matched a RNDV)             FRAG (the rest of a rendezvous message)
  *  0 | send request id    (long) |           0 | receive request id (long) |
@@ -27,7 +27,9 @@ import java.lang.foreign.MemorySegment;
  * </pre>
  *
  * "Bytes wanted" is min(total length, receive buffer size): a truncating receiver asks only for
- * what it can hold, and the sender stops there.
+ * what it can hold, and the sender stops there. A RNDV with an address lets a receiver whose BTL
+ * can GET read the whole message itself (RGET); its ACK then carries {@link #GOT} as receive
+ * request id, and the sender is done.
  */
 final class Ob1Header {
     static final byte TAG_MATCH = 1;
@@ -36,7 +38,9 @@ final class Ob1Header {
     static final byte TAG_FRAG = 4;
 
     static final int MATCH_LENGTH = 16;
-    static final int RNDV_LENGTH = 32;
+    static final int RNDV_LENGTH = 40;
+    /** Receive request id of an ACK whose receiver read the message itself. */
+    static final long GOT = -1;
     static final int ACK_LENGTH = 24;
     static final int FRAG_LENGTH = 16;
 
@@ -46,6 +50,7 @@ final class Ob1Header {
     private static final long SEQ = 12;
     private static final long TOTAL = 16;
     private static final long SEND_ID = 24;
+    private static final long ADDRESS = 32;
 
     private Ob1Header() {
     }
@@ -60,10 +65,12 @@ final class Ob1Header {
     }
 
     /** Writes a RNDV header into {@code h} of exactly {@link #RNDV_LENGTH} bytes. */
-    static MemorySegment writeRndv(MemorySegment h, int context, int source, int tag, int seq, long total, long sendId) {
+    static MemorySegment writeRndv(MemorySegment h, int context, int source, int tag, int seq, long total, long sendId,
+                                   long address) {
         writeMatch(h, context, source, tag, seq);
         h.set(JAVA_LONG_UNALIGNED, TOTAL, total);
         h.set(JAVA_LONG_UNALIGNED, SEND_ID, sendId);
+        h.set(JAVA_LONG_UNALIGNED, ADDRESS, address);
         return h;
     }
 
@@ -106,6 +113,10 @@ final class Ob1Header {
 
     static long sendId(MemorySegment f, long at) {
         return f.get(JAVA_LONG_UNALIGNED, at + SEND_ID);
+    }
+
+    static long address(MemorySegment f, long at) {
+        return f.get(JAVA_LONG_UNALIGNED, at + ADDRESS);
     }
 
     /** Field {@code index} (0, 1, 2) of an ACK or FRAG header, both made of longs. */

@@ -150,8 +150,10 @@ final class Ob1PmlModule implements PmlModule {
         long first = Math.min(request.data.byteSize(),
                 Math.min(route.eagerLimit(), route.maxSendSize()) - Ob1Header.RNDV_LENGTH);
         long id = nextRequestId++;
+        // Native data that the route's BTL can read from the receiver's side goes by RGET: one copy.
+        long address = request.data.isNative() && route.btl().canGet(request.data.byteSize()) ? request.data.address() : 0;
         MemorySegment h = Ob1Header.writeRndv(rndvHeader, request.context, rank, request.tag, request.seq,
-                request.data.byteSize(), id);
+                request.data.byteSize(), id, address);
         if (!route.btl().send(route.endpoint(), Ob1Header.TAG_RNDV, h, request.data.asSlice(0, first))) {
             nextRequestId--;
             return false;
@@ -230,7 +232,7 @@ final class Ob1PmlModule implements PmlModule {
             matchContext.post(request);
         } else {
             deliver(request, message.kind(), message.source(), message.tag(), message.total(), message.sendId(),
-                    message.payload(), 0, message.payload().byteSize());
+                    message.address(), message.payload(), 0, message.payload().byteSize());
         }
         return request;
     }
@@ -273,11 +275,13 @@ final class Ob1PmlModule implements PmlModule {
         int headerLength = eager ? Ob1Header.MATCH_LENGTH : Ob1Header.RNDV_LENGTH;
         long total = eager ? length - headerLength : Ob1Header.total(memory, at);
         long sendId = eager ? 0 : Ob1Header.sendId(memory, at);
+        long address = eager ? 0 : Ob1Header.address(memory, at);
         Ob1RecvRequest request = context.matchPosted(source, tag);
         if (request == null) {
-            context.addUnexpected(kind, source, tag, total, sendId, memory.asSlice(at + headerLength, length - headerLength));
+            context.addUnexpected(kind, source, tag, total, sendId, address,
+                    memory.asSlice(at + headerLength, length - headerLength));
         } else {
-            deliver(request, kind, source, tag, total, sendId, memory, at + headerLength, length - headerLength);
+            deliver(request, kind, source, tag, total, sendId, address, memory, at + headerLength, length - headerLength);
         }
     }
 
@@ -285,9 +289,17 @@ final class Ob1PmlModule implements PmlModule {
      * A receive met its message: copy the first bytes ({@code available} bytes of {@code carrier}
      * from {@code offset}); for a rendezvous, ask for the rest.
      */
-    private void deliver(Ob1RecvRequest request, byte kind, int source, int tag, long total, long sendId,
+    private void deliver(Ob1RecvRequest request, byte kind, int source, int tag, long total, long sendId, long address,
                          MemorySegment carrier, long offset, long available) {
         request.matched(source, tag, total);
+        Route route = routes[source];
+        if (address != 0 && request.buffer.isNative() && route.btl().canGet(request.wanted)) {
+            route.btl().get(route.endpoint(), address, request.buffer.asSlice(0, request.wanted));
+            request.received = request.wanted;
+            request.completeDelivered();
+            sendAck(source, sendId, Ob1Header.GOT, request.wanted);
+            return;
+        }
         long length = Math.min(available, request.wanted);
         MemorySegment.copy(carrier, offset, request.buffer, 0, length);
         request.received = length;
@@ -313,7 +325,7 @@ final class Ob1PmlModule implements PmlModule {
         }
         request.recvId = Ob1Header.longField(memory, at, 1);
         request.wanted = Ob1Header.longField(memory, at, 2);
-        if (request.sent >= request.wanted) {
+        if (request.recvId == Ob1Header.GOT || request.sent >= request.wanted) {
             request.complete();
         } else {
             enqueue(request.dest, () -> streamFragments(request));

@@ -263,6 +263,8 @@ public final class JmpiRun implements Callable<Integer> {
     private List<String> command(List<String> userClassPath, String mainClass, List<String> args) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        // Transports call native functions (process_vm_readv) through the FFM API.
+        command.add("--enable-native-access=ALL-UNNAMED");
         String opts = System.getenv("JMCA_JAVA_OPTS");
         if (opts != null && !opts.isBlank()) {
             command.addAll(Arrays.asList(opts.trim().split("\\s+")));
