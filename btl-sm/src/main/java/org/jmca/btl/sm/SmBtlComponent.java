@@ -27,8 +27,6 @@ public final class SmBtlComponent implements BtlComponent {
     private Param<Long> maxSendSize;
     private Param<Boolean> singleCopy;
     private Param<Long> singleCopyMin;
-    /** Why the kernel does not let this process read another's memory; null when it does. */
-    private String singleCopyUnavailable;
 
     @Override
     public String name() {
@@ -71,14 +69,18 @@ public final class SmBtlComponent implements BtlComponent {
                 .build());
     }
 
-    /** Single copy when the parameter asks for it and the kernel allows it (tried once, at probe). */
-    private long singleCopyThreshold() {
-        return singleCopy.get() && singleCopyUnavailable == null ? singleCopyMin.get() : Long.MAX_VALUE;
+    /**
+     * Single copy when the parameter asks for it, the job has a peer to read from, and the kernel
+     * allows it (tried once, when the module is made).
+     */
+    private long singleCopyThreshold(int jobSize) {
+        String unavailable = !singleCopy.get() ? "btl_sm_single_copy=false"
+                : jobSize == 1 ? "the job has no other process" : CrossMemory.probe();
+        return unavailable == null ? singleCopyMin.get() : Long.MAX_VALUE;
     }
 
     @Override
     public Availability probe() {
-        singleCopyUnavailable = singleCopy.get() ? CrossMemory.probe() : "btl_sm_single_copy=false";
         Path dir = Path.of(directory.get());
         return Files.isDirectory(dir) && Files.isWritable(dir) ? Availability.AVAILABLE
                 : Availability.unavailable(dir + " is not a writable directory (btl_sm_directory=" + directory.get()
@@ -99,6 +101,6 @@ public final class SmBtlComponent implements BtlComponent {
         Path dir = environment.sessionDirectory() != null ? environment.sessionDirectory() : Path.of(directory.get());
         Path file = dir.resolve(environment.jobId() + ".sm." + environment.rank());
         return List.of(new SmBtlModule(environment.rank(), environment.size(), environment.hostname(), file,
-                (int) ring, eagerLimit.get(), maxSendSize.get(), EXCLUSIVITY, singleCopyThreshold()));
+                (int) ring, eagerLimit.get(), maxSendSize.get(), EXCLUSIVITY, singleCopyThreshold(environment.size())));
     }
 }

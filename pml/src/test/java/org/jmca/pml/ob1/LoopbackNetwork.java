@@ -30,6 +30,10 @@ final class LoopbackNetwork {
     private final Random random;
     private final double refuseProbability;
     private final boolean reorder;
+    /** Messages of at least this many bytes may be read with get (RGET); Long.MAX_VALUE: never. */
+    long getMin = Long.MAX_VALUE;
+    /** Fragments sent, by BTL tag. */
+    final int[] sentByTag = new int[8];
 
     LoopbackNetwork(int size, long eagerLimit, long maxSendSize, Random random, double refuseProbability,
                     boolean reorder) {
@@ -189,12 +193,25 @@ final class LoopbackNetwork {
             if (random.nextDouble() < refuseProbability) {
                 return false;
             }
+            sentByTag[tag]++;
             MemorySegment copy = MemorySegment.ofArray(new byte[(int) (header.byteSize() + payload.byteSize())]);
             MemorySegment.copy(header, 0, copy, 0, header.byteSize());
             MemorySegment.copy(payload, 0, copy, header.byteSize(), payload.byteSize());
             Loopback destination = btls.get(to.rank());
             destination.inbox.add(new Arrival(destination.endpoints.get(rank), tag, copy));
             return true;
+        }
+
+        @Override
+        public boolean canGet(long bytes) {
+            return bytes >= getMin;
+        }
+
+        /** The peers share this JVM, so their native memory is ours to read. */
+        @Override
+        public void get(BtlEndpoint from, long remoteAddress, MemorySegment local) {
+            MemorySegment.copy(MemorySegment.ofAddress(remoteAddress).reinterpret(local.byteSize()), 0, local, 0,
+                    local.byteSize());
         }
 
         @Override

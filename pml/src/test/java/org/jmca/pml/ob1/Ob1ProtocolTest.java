@@ -75,6 +75,29 @@ class Ob1ProtocolTest {
     }
 
     @Test
+    void nativeBuffersOnBothSidesGoByRgetWithoutFragments() {
+        net.getMin = 1000;
+        try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+            MemorySegment data = arena.allocate(100_000);
+            data.copyFrom(pattern(100_000, 5));
+            MemorySegment into = arena.allocate(100_000);
+            PmlRequest recv = pml(1).irecv(into, 0, 2, CTX);
+            PmlRequest send = pml(0).isend(data, 1, 2, CTX, SendMode.STANDARD);
+            net.runUntil(() -> recv.isComplete() && send.isComplete());
+            assertThat(into.toArray(ValueLayout.JAVA_BYTE)).isEqualTo(data.toArray(ValueLayout.JAVA_BYTE));
+            assertThat(net.sentByTag[Ob1Header.TAG_FRAG]).as("fragments sent").isZero();
+
+            // A heap receive buffer cannot be read into: the same message then comes in fragments.
+            MemorySegment heap = MemorySegment.ofArray(new byte[100_000]);
+            PmlRequest heapRecv = pml(1).irecv(heap, 0, 3, CTX);
+            PmlRequest again = pml(0).isend(data, 1, 3, CTX, SendMode.STANDARD);
+            net.runUntil(() -> heapRecv.isComplete() && again.isComplete());
+            assertThat(heap.toArray(ValueLayout.JAVA_BYTE)).isEqualTo(data.toArray(ValueLayout.JAVA_BYTE));
+            assertThat(net.sentByTag[Ob1Header.TAG_FRAG]).isPositive();
+        }
+    }
+
+    @Test
     void aLongerMessageIsTruncatedAndSaysSo() {
         for (int length : new int[] {100, 5000}) {
             MemorySegment data = pattern(length, 3);

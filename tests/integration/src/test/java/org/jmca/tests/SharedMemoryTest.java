@@ -41,6 +41,15 @@ class SharedMemoryTest {
     }
 
     @Test
+    void largeDirectBufferMessagesGoBySingleCopyIntact() {
+        List<String> flags = List.of("--mca", "btl", "self,sm", "--mca", "btl_sm_single_copy_min", "64k");
+        Jmca.Result result = new Jmca(home).mpirun(2, "RingStress", flags, "30000");
+        assertThat(result.status()).as(result.err()).isZero();
+        assertThat(result.outLines()).filteredOn(l -> l.startsWith("PASS ring stress")).hasSize(2);
+        assertThat(result.err()).doesNotContain("WARNING");
+    }
+
+    @Test
     void localPeersUseSharedMemoryEvenWhenTcpIsSelectedToo() {
         Jmca.Result result = new Jmca(home).mpirun(2, "MixedSizesPair",
                 List.of("--mca", "btl", "self,sm,tcp", "--mca", "pml_ob1_verbose", "1"));
