@@ -66,6 +66,14 @@ public final class JmpiRun implements Callable<Integer> {
             description = "How long ranks may wait for each other in MPI.Init's exchange (default ${DEFAULT-VALUE}).")
     private int wireupTimeout;
 
+    /** Where ranks may run. */
+    enum Binding { none, core }
+
+    @Option(names = "--bind-to", paramLabel = "none|core", defaultValue = "none",
+            description = "core: pin rank R to CPU R mod (CPUs of this host), with taskset, as Open MPI's --bind-to core;"
+                    + " none (default): let the scheduler place ranks.")
+    private Binding bindTo;
+
     @Option(names = "--jvm-arg", paramLabel = "ARG", description = "An option for every rank's JVM (repeatable).")
     private List<String> jvmArgs = new ArrayList<>();
 
@@ -138,7 +146,7 @@ public final class JmpiRun implements Callable<Integer> {
                 Map<String, String> env = environment(rank, jobId, keyHex, server.address());
                 env.put(EmbeddedWireUp.ENV_SESSION_DIR, session.path().toString());
                 int r = rank;
-                ranks.start(rank, command, env).onExit().thenRun(() -> exited.add(r));
+                ranks.start(rank, bound(rank, command), env).onExit().thenRun(() -> exited.add(r));
             }
             int status = supervise(ranks, server, exited, failures, abortCode);
             ranks.drainOutput();
@@ -283,6 +291,21 @@ public final class JmpiRun implements Callable<Integer> {
         command.add(mainClass);
         command.addAll(args);
         return command;
+    }
+
+    /** The rank's command, pinned to one CPU with taskset under --bind-to core. */
+    private List<String> bound(int rank, List<String> command) {
+        if (bindTo == Binding.none) {
+            return command;
+        }
+        Path taskset = Path.of("/usr/bin/taskset");
+        if (!Files.isExecutable(taskset)) {
+            throw new IllegalArgumentException("--bind-to core needs taskset (apt-get install util-linux)");
+        }
+        List<String> pinned = new ArrayList<>(List.of(taskset.toString(), "-c",
+                String.valueOf(rank % Runtime.getRuntime().availableProcessors())));
+        pinned.addAll(command);
+        return pinned;
     }
 
     private Map<String, String> environment(int rank, String jobId, String keyHex, String server) {
