@@ -1,6 +1,8 @@
 package mpi;
 
 import java.io.UncheckedIOException;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.Buffer;
 import java.util.Arrays;
 import org.jmca.mca.McaException;
@@ -71,11 +73,14 @@ public class Comm {
     final <T> T call(String operation, Operation<T> body) throws MPIException {
         try {
             return body.run(runtime());
-        } catch (MPIException e) {
-            throw handleError(operation, e);
-        } catch (McaException | WireUpException | UncheckedIOException e) {
-            throw handleError(operation, new MPIException(MPI.ERR_OTHER, e.getMessage()));
+        } catch (MPIException | McaException | WireUpException | UncheckedIOException e) {
+            throw failure(operation, e);
         }
+    }
+
+    /** A failure of any kind as the MPIException the error handler lets through (or it aborts). */
+    final MPIException failure(String operation, Exception e) {
+        return handleError(operation, e instanceof MPIException m ? m : new MPIException(MPI.ERR_OTHER, e.getMessage()));
     }
 
     /** Applies the error handler: returns the exception to throw, or aborts the job. */
@@ -259,21 +264,28 @@ public class Comm {
 
     // ---- blocking point-to-point ------------------------------------------------------------
 
-    /** A blocking send: no request or status is made, only the PML's operation is waited for. */
+    /**
+     * A blocking send: no request or status is made, only the PML's operation is waited for (an
+     * eager send usually completes at once). Written out without {@link #call}'s lambda: this is
+     * the hottest path of all.
+     */
     private void blockingSend(String operation, Object buf, int count, Datatype type, int dest, int tag, SendMode mode)
             throws MPIException {
-        call(operation, rt -> {
+        try {
+            JobRuntime rt = runtime();
             checkSendTag(tag);
             int to = destination(dest);
-            UserBuffer data = UserBuffer.of(buf, count, type, false);
+            MemorySegment data = type == MPI.BOOLEAN ? UserBuffer.of(buf, count, type, false).segment()
+                    : UserBuffer.segment(buf, count, type, false);
             if (to >= 0) {
-                PmlRequest request = rt.pml.isend(data.segment(), to, tag, context, mode);
+                PmlRequest request = rt.pml.isend(data, to, tag, context, mode);
                 if (!request.isComplete()) {
-                    rt.progress.waitUntil(request::isComplete);
+                    rt.progress.waitUntil(request);
                 }
             }
-            return null;
-        });
+        } catch (MPIException | McaException | WireUpException | UncheckedIOException e) {
+            throw failure(operation, e);
+        }
     }
 
     public void send(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
@@ -297,22 +309,26 @@ public class Comm {
 
     /** A blocking receive: no request is made, only the PML's operation is waited for. */
     public Status recv(Object buf, int count, Datatype type, int source, int tag) throws MPIException {
-        return call("MPI_Recv", rt -> {
+        try {
+            JobRuntime rt = runtime();
             checkRecvTag(tag);
             int from = source(source);
-            UserBuffer data = UserBuffer.of(buf, count, type, true);
+            UserBuffer packed = type == MPI.BOOLEAN ? UserBuffer.of(buf, count, type, true) : null;
+            MemorySegment data = packed != null ? packed.segment() : UserBuffer.segment(buf, count, type, true);
             if (from == -2) {
                 return procNullStatus();
             }
-            PmlRequest request = rt.pml.irecv(data.segment(), from, tag == MPI.ANY_TAG ? PmlModule.ANY_TAG : tag, context);
+            PmlRequest request = rt.pml.irecv(data, from, tag == MPI.ANY_TAG ? PmlModule.ANY_TAG : tag, context);
             if (!request.isComplete()) {
-                rt.progress.waitUntil(request::isComplete);
+                rt.progress.waitUntil(request);
             }
-            if (data.afterReceive() != null) {
-                data.afterReceive().run();
+            if (packed != null) {
+                packed.afterReceive().run();
             }
             return checkTruncation(toStatus(request.status()));
-        });
+        } catch (MPIException | McaException | WireUpException | UncheckedIOException e) {
+            throw failure("MPI_Recv", e);
+        }
     }
 
     /** A status whose message was truncated becomes an MPI_ERR_TRUNCATE error. */
@@ -339,12 +355,12 @@ public class Comm {
                                   int recvtag) throws MPIException {
         return call("MPI_Sendrecv_replace", rt -> {
             UserBuffer original = UserBuffer.of(buf, count, type, false);
-            byte[] copy = original.segment().toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+            byte[] copy = original.segment().toArray(ValueLayout.JAVA_BYTE);
             Request receive = startRecv(buf, count, type, source, recvtag);
             int to = destination(dest);
             checkSendTag(sendtag);
             if (to >= 0) {
-                PmlRequest send = rt.pml.isend(java.lang.foreign.MemorySegment.ofArray(copy), to, sendtag, context,
+                PmlRequest send = rt.pml.isend(MemorySegment.ofArray(copy), to, sendtag, context,
                         SendMode.STANDARD);
                 rt.progress.waitUntil(send::isComplete);
             }

@@ -15,9 +15,22 @@ import java.nio.ByteBuffer;
  * @param afterReceive    what to do once a receive completed (unpack booleans), or null
  */
 record UserBuffer(MemorySegment segment, Runnable afterReceive) {
+    private static final MemorySegment EMPTY = MemorySegment.ofArray(new byte[0]);
 
     /** The region of {@code count} elements of {@code type} at the start of {@code buf}. */
     static UserBuffer of(Object buf, int count, Datatype type, boolean forReceive) throws MPIException {
+        if (buf instanceof boolean[] booleans && type == MPI.BOOLEAN && count >= 0) {
+            checkLength(booleans.length, count, type);
+            return booleans(booleans, count, forReceive);
+        }
+        return new UserBuffer(segment(buf, count, type, forReceive), null);
+    }
+
+    /**
+     * The bytes of {@code count} elements of {@code type} at the start of {@code buf}, without a
+     * copy — for every buffer but a {@code boolean[]} (see {@link #of}), which this refuses.
+     */
+    static MemorySegment segment(Object buf, int count, Datatype type, boolean forReceive) throws MPIException {
         if (type == null) {
             throw new MPIException(MPI.ERR_TYPE, "the datatype is null");
         }
@@ -27,13 +40,9 @@ record UserBuffer(MemorySegment segment, Runnable afterReceive) {
         long bytes = (long) count * type.size();
         if (buf == null) {
             if (count == 0) {
-                return new UserBuffer(MemorySegment.ofArray(new byte[0]), null);
+                return EMPTY;
             }
             throw new MPIException(MPI.ERR_BUFFER, "the buffer is null but count is " + count);
-        }
-        if (buf instanceof boolean[] booleans && type.arrayType() == boolean[].class) {
-            checkLength(booleans.length, count, type);
-            return booleans(booleans, count, forReceive);
         }
         MemorySegment whole;
         if (buf instanceof Buffer buffer) {
@@ -49,14 +58,14 @@ record UserBuffer(MemorySegment segment, Runnable afterReceive) {
                 throw new MPIException(MPI.ERR_BUFFER, "buffer too small: " + count + " " + type + " need " + bytes
                         + " bytes, the " + buffer.getClass().getSimpleName() + " holds " + whole.byteSize());
             }
-        } else if (buf.getClass() == type.arrayType()) {
+        } else if (buf.getClass() == type.arrayType() && type != MPI.BOOLEAN) {
             whole = arraySegment(buf);
             checkLength(java.lang.reflect.Array.getLength(buf), count, type);
         } else {
             throw new MPIException(MPI.ERR_BUFFER, "a " + buf.getClass().getSimpleName() + " buffer does not hold "
                     + type + " elements; " + type + " needs a " + type.arrayType().getSimpleName() + " or a buffer");
         }
-        return new UserBuffer(whole.byteSize() == bytes ? whole : whole.asSlice(0, bytes), null);
+        return whole.byteSize() == bytes ? whole : whole.asSlice(0, bytes);
     }
 
     private static void checkLength(int length, int count, Datatype type) throws MPIException {

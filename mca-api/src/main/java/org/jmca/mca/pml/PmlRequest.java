@@ -1,12 +1,23 @@
 package org.jmca.mca.pml;
 
+import java.util.function.BooleanSupplier;
+
 /**
  * A send or receive in flight. Completion is published with a volatile write, so any thread may
  * read {@link #isComplete()}; everything else belongs to the thread that owns progress.
+ *
+ * <p>A request is also the condition of its own completion, so waiting for it
+ * ({@code progress.waitUntil(request)}) needs no lambda.
  */
-public interface PmlRequest {
+public interface PmlRequest extends BooleanSupplier {
 
     boolean isComplete();
+
+    /** Same as {@link #isComplete()}. */
+    @Override
+    default boolean getAsBoolean() {
+        return isComplete();
+    }
 
     /** The outcome; meaningful once {@link #isComplete()} is true. */
     PmlStatus status();

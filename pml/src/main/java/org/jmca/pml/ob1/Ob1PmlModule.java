@@ -128,9 +128,16 @@ final class Ob1PmlModule implements PmlModule {
     @Override
     public PmlRequest isend(MemorySegment data, int dest, int tag, int context, SendMode mode) {
         checkRank(dest);
-        Ob1SendRequest request = new Ob1SendRequest(data, dest, tag, context,
-                context(context).nextSendSeq(dest), mode, routes[dest]);
-        // The common case, tried first without making a work item: nothing waits for this peer.
+        int seq = context(context).nextSendSeq(dest);
+        Route route = routes[dest];
+        // The common case allocates nothing: an eager message that the BTL takes at once.
+        if (mode == SendMode.STANDARD && Ob1Header.MATCH_LENGTH + data.byteSize() <= route.eagerLimit()
+                && peerQueues[dest].isEmpty()
+                && route.btl().send(route.endpoint(), Ob1Header.TAG_MATCH,
+                        Ob1Header.writeMatch(matchHeader, context, rank, tag, seq), data)) {
+            return Ob1SendRequest.SENT;
+        }
+        Ob1SendRequest request = new Ob1SendRequest(data, dest, tag, context, seq, mode, route);
         if (!peerQueues[dest].isEmpty() || !startSend(request)) {
             queue(dest, () -> startSend(request));
         }

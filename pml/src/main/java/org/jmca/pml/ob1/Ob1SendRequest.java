@@ -7,6 +7,24 @@ import org.jmca.mca.pml.SendMode;
 
 /** A send: its header goes out first (MATCH or RNDV), then, after the ACK, its fragments. */
 final class Ob1SendRequest implements PmlRequest {
+    /** Every eager send that the BTL took at once: complete, nothing to keep. */
+    static final PmlRequest SENT = new PmlRequest() {
+        @Override
+        public boolean isComplete() {
+            return true;
+        }
+
+        @Override
+        public PmlStatus status() {
+            return PmlStatus.EMPTY;
+        }
+
+        @Override
+        public boolean cancel() {
+            return false;
+        }
+    };
+
     final MemorySegment data;
     final int dest;
     final int tag;
