@@ -1,5 +1,8 @@
 package mpi;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -62,7 +65,7 @@ final class JobRuntime {
             frameworks.warnings().forEach(w -> System.err.println("jmca: warning: " + w));
         }
         ProgressEngine progress = ((ProgressComponent) frameworks.selection(Framework.PROGRESS).requireSingle())
-                .createEngine(new ProgressEnvironment(job.localSize(), Runtime.getRuntime().availableProcessors()));
+                .createEngine(new ProgressEnvironment(job.localSize(), hostCpus()));
         List<BtlModule> btls = new ArrayList<>();
         BtlEnvironment btlEnvironment = new BtlEnvironment(job.rank(), job.size(), job.hostname(), job.jobId(),
                 job.jobKey(), progress, job.sessionDirectory());
@@ -86,6 +89,23 @@ final class JobRuntime {
         }
         PmlModule pml = pmlComponent.createModule(new PmlEnvironment(job.rank(), peers, btls, progress));
         return new JobRuntime(wireUp, frameworks, progress, btls, pml);
+    }
+
+    /**
+     * The CPUs of this host: a process pinned to one CPU (jmpirun --bind-to core) still shares the
+     * host with its peers, so oversubscription is judged against the host, not the affinity mask.
+     */
+    static int hostCpus() {
+        try {
+            int cpus = 0;
+            for (String range : Files.readString(Path.of("/sys/devices/system/cpu/online")).strip().split(",")) {
+                String[] bounds = range.split("-");
+                cpus += bounds.length == 1 ? 1 : Integer.parseInt(bounds[1]) - Integer.parseInt(bounds[0]) + 1;
+            }
+            return Math.max(cpus, Runtime.getRuntime().availableProcessors());
+        } catch (IOException | RuntimeException e) {
+            return Runtime.getRuntime().availableProcessors();
+        }
     }
 
     /** Waits until every fragment accepted for sending has left this process. */

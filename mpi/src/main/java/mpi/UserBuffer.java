@@ -75,7 +75,34 @@ record UserBuffer(MemorySegment segment, Runnable afterReceive) {
         }
     }
 
+    /**
+     * The segments of the last two arrays used: making a heap segment costs a memory session each
+     * time, and programs send and receive from the same arrays over and over. Each entry is one
+     * immutable pair read with one load, so a stale entry can only miss, never mismatch.
+     */
+    private record Cached(Object array, MemorySegment segment) { }
+
+    private static Cached newest = new Cached(null, EMPTY);
+    private static Cached older = newest;
+
     private static MemorySegment arraySegment(Object array) {
+        Cached hit = newest;
+        if (hit.array() == array) {
+            return hit.segment();
+        }
+        Cached second = older;
+        if (second.array() == array) {
+            older = hit;
+            newest = second;
+            return second.segment();
+        }
+        Cached made = new Cached(array, newSegment(array));
+        older = hit;
+        newest = made;
+        return made.segment();
+    }
+
+    private static MemorySegment newSegment(Object array) {
         return switch (array) {
             case byte[] a -> MemorySegment.ofArray(a);
             case char[] a -> MemorySegment.ofArray(a);
