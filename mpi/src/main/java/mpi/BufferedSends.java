@@ -2,7 +2,6 @@ package mpi;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -17,13 +16,13 @@ import org.jmca.mca.pml.SendMode;
 final class BufferedSends {
     private record Outstanding(PmlRequest request, long bytes) { }
 
-    private ByteBuffer attached;
+    private byte[] attached;
     private long used;
     private final List<Outstanding> outstanding = new ArrayList<>();
 
-    void attach(ByteBuffer buffer) throws MPIException {
+    void attach(byte[] buffer) throws MPIException {
         if (attached != null) {
-            throw new MPIException(MPI.ERR_BUFFER, "a buffer of " + attached.capacity()
+            throw new MPIException(MPI.ERR_BUFFER, "a buffer of " + attached.length
                     + " bytes is attached already; detach it first");
         }
         if (buffer == null) {
@@ -32,14 +31,14 @@ final class BufferedSends {
         attached = buffer;
     }
 
-    ByteBuffer detach(JobRuntime runtime) throws MPIException {
+    byte[] detach(JobRuntime runtime) throws MPIException {
         if (attached == null) {
             throw new MPIException(MPI.ERR_BUFFER, "no buffer is attached");
         }
         runtime.progress.waitUntil(() -> outstanding.stream().allMatch(o -> o.request().isComplete()));
         outstanding.clear();
         used = 0;
-        ByteBuffer buffer = attached;
+        byte[] buffer = attached;
         attached = null;
         return buffer;
     }
@@ -50,9 +49,9 @@ final class BufferedSends {
         if (attached == null) {
             throw new MPIException(MPI.ERR_BUFFER, "a buffered send needs a buffer: call MPI.attachBuffer first");
         }
-        if (used + need > attached.capacity()) {
-            throw new MPIException(MPI.ERR_BUFFER, "the attached buffer of " + attached.capacity() + " bytes has "
-                    + (attached.capacity() - used) + " free, but this buffered send needs " + need
+        if (used + need > attached.length) {
+            throw new MPIException(MPI.ERR_BUFFER, "the attached buffer of " + attached.length + " bytes has "
+                    + (attached.length - used) + " free, but this buffered send needs " + need
                     + " (message plus MPI.BSEND_OVERHEAD)");
         }
         MemorySegment copy = MemorySegment.ofArray(data.toArray(ValueLayout.JAVA_BYTE));

@@ -52,9 +52,9 @@ public class Comm {
     }
 
     final JobRuntime runtime() throws MPIException {
-        if (runtime == null || MPI.isFinalized()) {
-            throw new MPIException(MPI.ERR_OTHER, "MPI is " + (MPI.isFinalized() ? "finalized" : "not initialized")
-                    + ": call MPI.Init first" + (MPI.isFinalized() ? " (and nothing after MPI.Finalize)" : ""));
+        if (runtime == null || MPI.finalized()) {
+            throw new MPIException(MPI.ERR_OTHER, "MPI is " + (MPI.finalized() ? "finalized" : "not initialized")
+                    + ": call MPI.Init first" + (MPI.finalized() ? " (and nothing after MPI.Finalize)" : ""));
         }
         if (freed) {
             throw new MPIException(MPI.ERR_COMM, name + " has been freed");

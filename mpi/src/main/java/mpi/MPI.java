@@ -151,7 +151,11 @@ public final class MPI {
         return runtime != null || finalized;
     }
 
-    public static boolean isFinalized() {
+    public static boolean isFinalized() throws MPIException {
+        return finalized;
+    }
+
+    static boolean finalized() {
         return finalized;
     }
 
@@ -164,11 +168,11 @@ public final class MPI {
     }
 
     /** Seconds since an arbitrary moment, with nanosecond resolution. */
-    public static double wtime() {
+    public static double wtime() throws MPIException {
         return System.nanoTime() / 1e9;
     }
 
-    public static double wtick() {
+    public static double wtick() throws MPIException {
         return 1e-9;
     }
 
@@ -177,7 +181,7 @@ public final class MPI {
     }
 
     /** Gives MPI a buffer for buffered sends. */
-    public static void attachBuffer(ByteBuffer buffer) throws MPIException {
+    public static void attachBuffer(byte[] buffer) throws MPIException {
         COMM_WORLD.call("MPI_Buffer_attach", rt -> {
             bufferedSends.attach(buffer);
             return null;
@@ -185,7 +189,7 @@ public final class MPI {
     }
 
     /** Waits until every buffered send has left, and takes the buffer back. */
-    public static ByteBuffer detachBuffer() throws MPIException {
+    public static byte[] detachBuffer() throws MPIException {
         return COMM_WORLD.call("MPI_Buffer_detach", rt -> bufferedSends.detach(rt));
     }
 
@@ -253,7 +257,7 @@ public final class MPI {
     }
 
     public static ByteBuffer slice(byte[] buf, int offset) {
-        return ByteBuffer.wrap(buf, offset, buf.length - offset).slice();
+        return ByteBuffer.wrap(buf, offset, buf.length - offset).slice().order(ByteOrder.nativeOrder());
     }
 
     public static CharBuffer slice(char[] buf, int offset) {

@@ -1,6 +1,5 @@
 package org.jmca.tests.programs;
 
-import java.nio.ByteBuffer;
 import java.nio.IntBuffer;
 import mpi.Intracomm;
 import mpi.MPI;
@@ -50,7 +49,7 @@ public final class Semantics {
         }
 
         // Buffered send with an attached buffer, types other than int: char, short, boolean, float.
-        MPI.attachBuffer(ByteBuffer.allocateDirect(4096));
+        MPI.attachBuffer(new byte[4096]);
         world.bSend(new char[] {'j', 'm'}, 2, MPI.CHAR, right, 4);
         world.bSend(new short[] {(short) rank}, 1, MPI.SHORT, right, 5);
         world.bSend(new boolean[] {true, false, rank % 2 == 0}, 3, MPI.BOOLEAN, right, 6);
