@@ -8,22 +8,7 @@ import org.jmca.mca.pml.SendMode;
 /** A send: its header goes out first (MATCH or RNDV), then, after the ACK, its fragments. */
 final class Ob1SendRequest implements PmlRequest {
     /** Every eager send that the BTL took at once: complete, nothing to keep. */
-    static final PmlRequest SENT = new PmlRequest() {
-        @Override
-        public boolean isComplete() {
-            return true;
-        }
-
-        @Override
-        public PmlStatus status() {
-            return PmlStatus.EMPTY;
-        }
-
-        @Override
-        public boolean cancel() {
-            return false;
-        }
-    };
+    static final Ob1SendRequest SENT = completed();
 
     final MemorySegment data;
     final int dest;
@@ -53,6 +38,12 @@ final class Ob1SendRequest implements PmlRequest {
     /** Eager when the whole message fits one MATCH fragment and nobody waits for the match. */
     boolean eager() {
         return mode == SendMode.STANDARD && Ob1Header.MATCH_LENGTH + data.byteSize() <= route.eagerLimit();
+    }
+
+    private static Ob1SendRequest completed() {
+        Ob1SendRequest request = new Ob1SendRequest(MemorySegment.NULL, -1, 0, 0, 0, SendMode.STANDARD, null);
+        request.complete();
+        return request;
     }
 
     void complete() {
