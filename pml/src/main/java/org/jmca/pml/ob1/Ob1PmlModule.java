@@ -53,6 +53,8 @@ final class Ob1PmlModule implements PmlModule {
     private final MemorySegment fragHeader = MemorySegment.ofArray(new byte[Ob1Header.FRAG_LENGTH]);
     private final ProgressEngine.Registration registration;
     private long nextRequestId = 1;
+    /** The context used last: most traffic stays in one communicator, so this spares the map lookup. */
+    private MatchContext lastContext;
 
     /** Something to send to a peer; {@link #advance()} returns false when a BTL pushed back. */
     private interface Work {
@@ -74,6 +76,8 @@ final class Ob1PmlModule implements PmlModule {
             peerQueues[i] = new ArrayDeque<>();
         }
         environment.btls().forEach(btl -> btl.setReceiver(this::onFragment));
+        this.lastContext = new MatchContext(0, jobSize);
+        contexts.put(0, lastContext);
         this.registration = environment.progress().register(this::progress, ProgressEngine.Priority.HIGH);
     }
 
@@ -115,11 +119,16 @@ final class Ob1PmlModule implements PmlModule {
     }
 
     private MatchContext context(int id) {
-        MatchContext context = contexts.get(id);
+        MatchContext context = lastContext;
+        if (context.id == id) {
+            return context;
+        }
+        context = contexts.get(id);
         if (context == null) {
             context = new MatchContext(id, jobSize);
             contexts.put(id, context);
         }
+        lastContext = context;
         return context;
     }
 
