@@ -107,31 +107,12 @@ final class SmRing {
         }
         data.set(ValueLayout.JAVA_INT, index, length);
         data.set(ValueLayout.JAVA_BYTE, index + 4, tag);
-        copy(header, data, index + RECORD_HEADER);
-        copy(payload, data, index + RECORD_HEADER + header.byteSize());
+        MemorySegment.copy(header, 0, data, index + RECORD_HEADER, header.byteSize());
+        MemorySegment.copy(payload, 0, data, index + RECORD_HEADER + header.byteSize(), payload.byteSize());
         t += aligned;
         tail = t;
         LONG.setRelease(ring, (long) TAIL_OFFSET, t);
         return true;
-    }
-
-    /**
-     * Copies {@code source} into {@code target} at {@code offset}. Small fragments (headers, short
-     * messages) are moved a long at a time: a bulk copy's set-up costs more than the bytes.
-     */
-    private static void copy(MemorySegment source, MemorySegment target, long offset) {
-        long size = source.byteSize();
-        if (size > 32) {
-            MemorySegment.copy(source, 0, target, offset, size);
-            return;
-        }
-        long i = 0;
-        for (; i + 8 <= size; i += 8) {
-            target.set(ValueLayout.JAVA_LONG_UNALIGNED, offset + i, source.get(ValueLayout.JAVA_LONG_UNALIGNED, i));
-        }
-        for (; i < size; i++) {
-            target.set(ValueLayout.JAVA_BYTE, offset + i, source.get(ValueLayout.JAVA_BYTE, i));
-        }
     }
 
     /** Consumer: hands every published record to {@code handler}, then frees their space. Returns how many. */

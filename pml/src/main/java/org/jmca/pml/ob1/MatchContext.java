@@ -21,6 +21,8 @@ final class MatchContext {
     private final int[] nextSendSeq;
     private final int[] expectedSeq;
     private final Int2ObjectHashMap<TreeMap<Integer, Held>> outOfOrder = new Int2ObjectHashMap<>();
+    /** Fragments held in {@link #outOfOrder}; zero on the common path, which then skips the map. */
+    private int held;
 
     /** A message that arrived before its receive was posted; its first bytes are copied. */
     record Unexpected(byte kind, int source, int tag, long total, long sendId, long address, MemorySegment payload) { }
@@ -49,17 +51,19 @@ final class MatchContext {
 
     void hold(int source, int seq, byte kind, MemorySegment fragment) {
         outOfOrder.computeIfAbsent(source, s -> new TreeMap<>()).put(seq, new Held(kind, copy(fragment)));
+        held++;
     }
 
     /** The held fragment whose turn has come, advancing the sequence; null if none. */
     Held nextHeld(int source) {
-        TreeMap<Integer, Held> held = outOfOrder.get(source);
-        if (held == null) {
+        if (held == 0) {
             return null;
         }
-        Held next = held.remove(expectedSeq[source]);
+        TreeMap<Integer, Held> fromSource = outOfOrder.get(source);
+        Held next = fromSource == null ? null : fromSource.remove(expectedSeq[source]);
         if (next != null) {
             expectedSeq[source]++;
+            held--;
         }
         return next;
     }

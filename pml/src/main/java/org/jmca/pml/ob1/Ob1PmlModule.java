@@ -39,7 +39,8 @@ final class Ob1PmlModule implements PmlModule {
 
     private final int rank;
     private final int jobSize;
-    private final List<BtlModule> btls;
+    /** The BTLs some peer is routed through, polled on every progress turn. */
+    private final BtlModule[] btls;
     private final Route[] routes;
     private final Int2ObjectHashMap<MatchContext> contexts = new Int2ObjectHashMap<>();
     private final Long2ObjectHashMap<Ob1SendRequest> awaitingAck = new Long2ObjectHashMap<>();
@@ -70,7 +71,7 @@ final class Ob1PmlModule implements PmlModule {
         // (a peer routes to this process by the same rule, so it never uses them either).
         this.btls = environment.btls().stream()
                 .filter(btl -> java.util.Arrays.stream(routes).anyMatch(route -> route.btl() == btl))
-                .toList();
+                .toArray(BtlModule[]::new);
         this.peerQueues = new ArrayDeque[jobSize];
         for (int i = 0; i < jobSize; i++) {
             peerQueues[i] = new ArrayDeque<>();
@@ -368,8 +369,8 @@ final class Ob1PmlModule implements PmlModule {
 
     private int progress() {
         int events = 0;
-        for (int i = 0; i < btls.size(); i++) {
-            events += btls.get(i).progress();
+        for (BtlModule btl : btls) {
+            events += btl.progress();
         }
         if (!peersWithWork.isEmpty()) {
             events += drainQueues();
