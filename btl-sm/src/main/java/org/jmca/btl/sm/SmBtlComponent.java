@@ -90,9 +90,9 @@ public final class SmBtlComponent implements BtlComponent {
     @Override
     public List<BtlModule> createModules(BtlEnvironment environment) {
         long ring = ringSize.get();
-        if (ring > Integer.MAX_VALUE || Long.bitCount(ring) != 1 || ring < 4 * (maxSendSize.get() + 8)) {
+        if (ring > Integer.MAX_VALUE || Long.bitCount(ring) != 1 || ring < 4 * (maxSendSize.get() + SmRing.RECORD_HEADER)) {
             throw new McaException("btl_sm_ring_size=" + ring + " (" + ringSize.source() + ") must be a power of two"
-                    + " and at least 4 x (btl_sm_max_send_size=" + maxSendSize.get() + " + 8)");
+                    + " and at least 4 x (btl_sm_max_send_size=" + maxSendSize.get() + " + " + SmRing.RECORD_HEADER + ")");
         }
         if (maxSendSize.get() < eagerLimit.get()) {
             throw new McaException("btl_sm_max_send_size=" + maxSendSize.get() + " (" + maxSendSize.source()

@@ -10,26 +10,30 @@ import java.lang.invoke.VarHandle;
  *
  * <pre>
  *    0 +--------------------------------+
- *      | tail: bytes ever written (long) |  the producer's cache lines (128 bytes, so the
- *  128 +--------------------------------+  adjacent-line prefetcher keeps them apart)
- *      | head: bytes ever consumed (long)|  the consumer's cache lines
- *  256 +--------------------------------+
- *      | data: capacity bytes (2^k)      |  records, each aligned to 8 bytes:
- *      |                                 |    0 length = 8 + n   (int)
- *      |                                 |    4 tag              (byte; 0 pads to the end)
- *      |                                 |    8 n bytes: header then payload
+ *      | (unused: the producer's line)   |
+ *  128 +--------------------------------+
+ *      | head: bytes ever consumed (long)|  the consumer's cache lines (128 bytes apart, so the
+ *  256 +--------------------------------+  adjacent-line prefetcher keeps them apart)
+ *      | data: capacity bytes (2^k)      |  records, each aligned to 16 bytes:
+ *      |                                 |    0 stamp = position + 1 (long, written last)
+ *      |                                 |    8 length = 16 + n      (int)
+ *      |                                 |   12 tag                  (byte; 0 pads to the end)
+ *      |                                 |   16 n bytes: header then payload
  *      +--------------------------------+
  * </pre>
  *
- * The producer writes a record, then publishes it by a release store of the tail; the consumer
- * reads the tail with an acquire load, handles every record up to it, then releases the head.
- * A record never wraps: when one would, a padding record fills the end and it starts at 0.
+ * A record is published by a release store of its stamp: its absolute position in the stream,
+ * plus one, so neither zeroed memory nor a stale record from an earlier lap can pass for it. The
+ * consumer polls the stamp at its head with an acquire load, so a small message costs the
+ * consumer one cache line — the stamp travels with the data, as in a fast box — rather than a
+ * tail line and then the data line. It releases the head once it has handled what was there; the
+ * producer reads the head only when the space it last saw runs out. A record never wraps: when
+ * one would, a padding record fills the end and it starts at 0.
  */
 final class SmRing {
-    static final int TAIL_OFFSET = 0;
     static final int HEAD_OFFSET = 128;
     static final int DATA_OFFSET = 256;
-    static final int RECORD_HEADER = 8;
+    static final int RECORD_HEADER = 16;
     static final byte PAD = 0;
 
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
@@ -43,22 +47,25 @@ final class SmRing {
     private final MemorySegment data;
     private final int capacity;
     private final long mask;
-    /** Producer side: the tail it last published and the head it last saw. */
+    /** Producer side: bytes it has written and the consumer's head it last saw. */
     private long tail;
     private long headSeen;
     /** Consumer side: the head it last released. */
     private long head;
 
-    /** A view of the ring at {@code offset} in a mapped segment; the memory must start zeroed. */
+    /**
+     * A view of the ring at {@code offset} in a mapped segment, whose memory must start zeroed.
+     * A ring has one producer view and one consumer view, each made once.
+     */
     SmRing(MemorySegment segment, long offset, int capacity) {
         checkCapacity(capacity);
         this.ring = segment.asSlice(offset, bytesFor(capacity));
         this.data = ring.asSlice(DATA_OFFSET, capacity);
         this.capacity = capacity;
         this.mask = capacity - 1L;
-        this.tail = (long) LONG.getAcquire(ring, (long) TAIL_OFFSET);
         this.head = (long) LONG.getAcquire(ring, (long) HEAD_OFFSET);
         this.headSeen = head;
+        this.tail = head;
     }
 
     /** Bytes a ring of {@code capacity} data bytes occupies. */
@@ -72,13 +79,8 @@ final class SmRing {
         }
     }
 
-    /** The largest header plus payload one record can carry. */
-    int maxFragment() {
-        return capacity / 4 - RECORD_HEADER;
-    }
-
     private static int align(int length) {
-        return (length + 7) & ~7;
+        return (length + 15) & ~15;
     }
 
     /**
@@ -100,48 +102,44 @@ final class SmRing {
             }
         }
         if (aligned > toEnd) {
-            data.set(ValueLayout.JAVA_INT, index, toEnd);
-            data.set(ValueLayout.JAVA_BYTE, index + 4, PAD);
+            data.set(ValueLayout.JAVA_INT, index + 8, toEnd);
+            data.set(ValueLayout.JAVA_BYTE, index + 12, PAD);
+            LONG.setRelease(data, (long) index, t + 1);
             t += toEnd;
             index = 0;
         }
-        data.set(ValueLayout.JAVA_INT, index, length);
-        data.set(ValueLayout.JAVA_BYTE, index + 4, tag);
+        data.set(ValueLayout.JAVA_INT, index + 8, length);
+        data.set(ValueLayout.JAVA_BYTE, index + 12, tag);
         MemorySegment.copy(header, 0, data, index + RECORD_HEADER, header.byteSize());
         MemorySegment.copy(payload, 0, data, index + RECORD_HEADER + header.byteSize(), payload.byteSize());
-        t += aligned;
-        tail = t;
-        LONG.setRelease(ring, (long) TAIL_OFFSET, t);
+        LONG.setRelease(data, (long) index, t + 1);
+        tail = t + aligned;
         return true;
     }
 
     /** Consumer: hands every published record to {@code handler}, then frees their space. Returns how many. */
     int poll(Handler handler) {
-        long t = (long) LONG.getAcquire(ring, (long) TAIL_OFFSET);
         long h = head;
-        if (h == t) {
-            return 0;
-        }
         int records = 0;
-        while (h < t) {
+        while (true) {
             int index = (int) (h & mask);
-            int length = data.get(ValueLayout.JAVA_INT, index);
-            byte tag = data.get(ValueLayout.JAVA_BYTE, index + 4);
-            if (tag == PAD) {
+            if ((long) LONG.getAcquire(data, (long) index) != h + 1) {
+                break;
+            }
+            int length = data.get(ValueLayout.JAVA_INT, index + 8);
+            if (data.get(ValueLayout.JAVA_BYTE, index + 12) == PAD) {
                 h += length;
                 continue;
             }
-            handler.onRecord(tag, data, index + RECORD_HEADER, length - RECORD_HEADER);
+            handler.onRecord(data.get(ValueLayout.JAVA_BYTE, index + 12), data, index + RECORD_HEADER,
+                    length - RECORD_HEADER);
             h += align(length);
             records++;
         }
-        head = h;
-        LONG.setRelease(ring, (long) HEAD_OFFSET, h);
+        if (h != head) {
+            head = h;
+            LONG.setRelease(ring, (long) HEAD_OFFSET, h);
+        }
         return records;
-    }
-
-    /** Consumer: true if a record is waiting. */
-    boolean hasRecords() {
-        return (long) LONG.getAcquire(ring, (long) TAIL_OFFSET) != head;
     }
 }
