@@ -104,7 +104,14 @@ public final class Semantics {
         dup.recv(fromWorld, 1, MPI.INT, left, 11);
         Check.equal(fromWorld[0], -1, "dup message");
 
+        Check.equal(mpi.Comm.compare(world, world), MPI.IDENT, "compare with itself");
+        Check.equal(mpi.Comm.compare(world, dup), MPI.CONGRUENT, "compare with its dup");
+        Check.equal(world.getGroup().getSize(), size, "group size");
+        Check.equal(world.getGroup().getRank(), rank, "group rank");
+
         Intracomm parity = world.split(rank % 2, -rank);
+        int[] inWorld = mpi.Group.translateRanks(parity.getGroup(), new int[] {0}, world.getGroup());
+        Check.equal(inWorld[0] % 2, rank % 2, "translateRanks: the split's rank 0 has this rank's parity");
         int half = (size + 1 - rank % 2) / 2;
         Check.equal(parity.getSize(), half, "split size");
         Check.equal(parity.getRank(), (half - 1) - rank / 2, "split rank ordered by key");
