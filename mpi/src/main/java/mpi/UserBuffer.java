@@ -4,6 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.Buffer;
 import java.nio.ByteBuffer;
+import java.lang.reflect.Array;
 
 /**
  * A user's buffer as the bytes the PML moves. Arrays and buffers (heap or direct) are used in
@@ -60,7 +61,7 @@ record UserBuffer(MemorySegment segment, Runnable afterReceive) {
             }
         } else if (buf.getClass() == type.arrayType() && type != MPI.BOOLEAN) {
             whole = arraySegment(buf);
-            checkLength(java.lang.reflect.Array.getLength(buf), count, type);
+            checkLength(Array.getLength(buf), count, type);
         } else {
             throw new MPIException(MPI.ERR_BUFFER, "a " + buf.getClass().getSimpleName() + " buffer does not hold "
                     + type + " elements; " + type + " needs a " + type.arrayType().getSimpleName() + " or a buffer");

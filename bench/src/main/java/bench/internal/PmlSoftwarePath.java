@@ -27,6 +27,8 @@ import org.jmca.mca.progress.ProgressEngine;
 import org.jmca.mca.progress.ProgressEnvironment;
 import org.jmca.pml.ob1.Ob1PmlComponent;
 import org.jmca.progress.PollingProgressComponent;
+import java.util.Map;
+import java.util.HashMap;
 
 /**
  * The software cost of one small message through pml/ob1 and btl/sm, with both "ranks" in this
@@ -62,7 +64,7 @@ public final class PmlSoftwarePath {
         }
         List<Peer> peers = new ArrayList<>();
         for (int r = 0; r < 2; r++) {
-            java.util.Map<String, String> published = new java.util.HashMap<>();
+            Map<String, String> published = new HashMap<>();
             ranks.get(r).btls().forEach(btl -> published.putAll(btl.localAddress()));
             peers.add(new Peer(r, "localhost", published));
         }

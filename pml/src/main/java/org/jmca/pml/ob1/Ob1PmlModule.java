@@ -16,6 +16,7 @@ import org.jmca.mca.pml.PmlRequest;
 import org.jmca.mca.pml.PmlStatus;
 import org.jmca.mca.pml.SendMode;
 import org.jmca.mca.progress.ProgressEngine;
+import java.util.Arrays;
 
 /**
  * ob1's point-to-point module.
@@ -70,7 +71,7 @@ final class Ob1PmlModule implements PmlModule {
         // Only the BTLs some peer is routed through can carry traffic; the others need no polling
         // (a peer routes to this process by the same rule, so it never uses them either).
         this.btls = environment.btls().stream()
-                .filter(btl -> java.util.Arrays.stream(routes).anyMatch(route -> route.btl() == btl))
+                .filter(btl -> Arrays.stream(routes).anyMatch(route -> route.btl() == btl))
                 .toArray(BtlModule[]::new);
         this.peerQueues = new ArrayDeque[jobSize];
         for (int i = 0; i < jobSize; i++) {

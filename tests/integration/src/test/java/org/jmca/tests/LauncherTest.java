@@ -12,6 +12,7 @@ import java.util.jar.JarOutputStream;
 import java.util.jar.Manifest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import java.util.ArrayList;
 
 /** jmpirun's own duties: standard input, -jar, the wire-up timeout, start-up errors, its usage. */
 class LauncherTest {
@@ -20,7 +21,7 @@ class LauncherTest {
     Path home;
 
     private List<String> jmpirun(String... args) {
-        List<String> command = new java.util.ArrayList<>(List.of(Jmca.ROOT.resolve("bin/jmpirun").toString()));
+        List<String> command = new ArrayList<>(List.of(Jmca.ROOT.resolve("bin/jmpirun").toString()));
         command.addAll(List.of(args));
         return command;
     }

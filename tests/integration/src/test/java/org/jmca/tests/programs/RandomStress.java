@@ -8,6 +8,7 @@ import mpi.MPI;
 import mpi.MPIException;
 import mpi.Request;
 import mpi.Status;
+import java.util.Arrays;
 
 /**
  * {@code total} messages (default 10,000) of random sizes (mostly small, some past the
@@ -57,7 +58,7 @@ public final class RandomStress {
         }
         ByteBuffer into = MPI.newByteBuffer(maxSize);
         int[] lastSeq = new int[size];
-        java.util.Arrays.fill(lastSeq, -1);
+        Arrays.fill(lastSeq, -1);
         for (int i = 0; i < expected; i++) {
             Status status = MPI.COMM_WORLD.recv(into, maxSize, MPI.BYTE, MPI.ANY_SOURCE, MPI.ANY_TAG);
             int source = into.getInt(0);
