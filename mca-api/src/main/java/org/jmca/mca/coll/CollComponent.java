@@ -1,11 +1,10 @@
 package org.jmca.mca.coll;
 
-import java.util.Optional;
 import org.jmca.mca.Component;
 import org.jmca.mca.Framework;
 
 /**
- * A collective component. Every available one is asked, for each new communicator, whether it
+ * A collective component. Every selected one is asked, for each new communicator, whether it
  * serves it; modules are enabled from the lowest priority to the highest, each replacing the
  * functions it provides.
  */
@@ -16,10 +15,6 @@ public interface CollComponent extends Component {
         return Framework.COLL;
     }
 
-    /**
-     * Offers a module for a communicator, or nothing when the component does not serve it.
-     *
-     * @param communicatorSize the number of processes in the communicator
-     */
-    Optional<CollModule> query(int communicatorSize);
+    /** Offers a module for {@code communicator}, or says why it does not serve it. */
+    CollOffer query(CollCommunicator communicator);
 }

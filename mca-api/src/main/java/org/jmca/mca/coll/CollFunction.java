@@ -1,7 +1,14 @@
 package org.jmca.mca.coll;
 
+import java.util.Locale;
+
 /** The collective operations a coll module may provide, each chosen per communicator. */
 public enum CollFunction {
-    ALLGATHER, ALLGATHERV, ALLREDUCE, ALLTOALL, ALLTOALLV, ALLTOALLW, BARRIER, BCAST, EXSCAN, GATHER,
-    GATHERV, REDUCE, REDUCE_SCATTER, REDUCE_SCATTER_BLOCK, SCAN, SCATTER, SCATTERV
+    ALLGATHER, ALLGATHERV, ALLREDUCE, ALLTOALL, ALLTOALLV, BARRIER, BCAST, EXSCAN, GATHER, GATHERV, REDUCE,
+    REDUCE_SCATTER, REDUCE_SCATTER_BLOCK, SCAN, SCATTER, SCATTERV;
+
+    /** The name in reports and parameter names: {@code reduce_scatter_block}. */
+    public String id() {
+        return name().toLowerCase(Locale.ROOT);
+    }
 }

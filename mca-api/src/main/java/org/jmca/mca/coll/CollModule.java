@@ -2,9 +2,30 @@ package org.jmca.mca.coll;
 
 import java.util.Set;
 
-/** A collective module serving one communicator. Its operations arrive with the coll framework. */
+/**
+ * The collectives one component provides for one communicator. Every function starts an
+ * operation and returns at once; the blocking MPI call waits for the request.
+ */
 public interface CollModule {
 
     /** The functions this module provides; the others stay with lower-priority modules. */
     Set<CollFunction> provides();
+
+    /**
+     * Called when the module is enabled for its communicator, with the functions as the modules
+     * of lower priority left them, so the module can keep them as its fallback.
+     */
+    default void enable(CollTable below) {
+    }
+
+    /** Starts one of the functions this module {@linkplain #provides() provides}. */
+    CollRequest start(CollFunction function, CollCall call);
+
+    /**
+     * What serves {@code function} here, for the report of each communicator: the algorithm or
+     * how it will be chosen ("ring", "fixed rules", "rules file tuning.conf").
+     */
+    default String describe(CollFunction function) {
+        return "";
+    }
 }

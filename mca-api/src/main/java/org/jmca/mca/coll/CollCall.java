@@ -1,0 +1,52 @@
+package org.jmca.mca.coll;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * The arguments of one collective call, in the form every function shares. Counts and
+ * displacements are in elements of {@code elementSize} bytes. A null {@code send} means
+ * MPI_IN_PLACE: the rank's own contribution is already in {@code recv} (for gather and scatter
+ * only meaningful at the root).
+ *
+ * <table>
+ *   <caption>Which fields each function reads</caption>
+ *   <tr><td>bcast</td><td>recv (the buffer), count, root</td></tr>
+ *   <tr><td>gather, scatter, allgather, alltoall</td><td>send, recv, count (per rank), root</td></tr>
+ *   <tr><td>gatherv, allgatherv</td><td>send, count (own), recv, counts, displs, root</td></tr>
+ *   <tr><td>scatterv</td><td>send, counts, displs, recv, count (own), root</td></tr>
+ *   <tr><td>alltoallv</td><td>send, sendCounts, sendDispls, recv, counts, displs</td></tr>
+ *   <tr><td>reduce, allreduce, scan, exscan, reduce_scatter_block</td><td>send, recv, count, op, root</td></tr>
+ *   <tr><td>reduce_scatter</td><td>send, recv, counts, op</td></tr>
+ * </table>
+ *
+ * @param tag the tag every message of this call uses; unique among the calls in flight on the
+ *            communicator, so concurrent non-blocking collectives never mix
+ */
+public record CollCall(MemorySegment send, MemorySegment recv, int count, int[] sendCounts, int[] sendDispls,
+                       int[] counts, int[] displs, int elementSize, int root, Reduction op, int tag) {
+
+    /** A call of a function without vectors. */
+    public static CollCall of(MemorySegment send, MemorySegment recv, int count, int elementSize, int root,
+                              Reduction op, int tag) {
+        return new CollCall(send, recv, count, null, null, null, null, elementSize, root, op, tag);
+    }
+
+    public boolean inPlace() {
+        return send == null;
+    }
+
+    /** Bytes of {@code elements} elements. */
+    public long bytes(long elements) {
+        return elements * elementSize;
+    }
+
+    /** The part of the receive buffer that holds block {@code rank} of {@code count} elements. */
+    public MemorySegment recvBlock(int rank) {
+        return recv.asSlice(bytes((long) rank * count), bytes(count));
+    }
+
+    /** The part of the send buffer that holds block {@code rank} of {@code count} elements. */
+    public MemorySegment sendBlock(int rank) {
+        return send.asSlice(bytes((long) rank * count), bytes(count));
+    }
+}

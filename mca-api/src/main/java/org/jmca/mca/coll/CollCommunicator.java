@@ -1,0 +1,32 @@
+package org.jmca.mca.coll;
+
+import java.lang.foreign.MemorySegment;
+import org.jmca.mca.pml.PmlRequest;
+
+/**
+ * A communicator as a coll module sees it: its ranks and point-to-point messages on the
+ * communicator's collective context, which user messages never reach.
+ *
+ * <p>Ranks are ranks in this communicator. Messages between two ranks with the same tag arrive in
+ * the order they were sent, and receives match in the order they were posted.
+ */
+public interface CollCommunicator {
+
+    int rank();
+
+    int size();
+
+    /** The communicator's name, for reports: {@code MPI.COMM_WORLD}. */
+    String name();
+
+    /** Starts a send of {@code data} to {@code dest}; the data must stay untouched until it completes. */
+    PmlRequest isend(MemorySegment data, int dest, int tag);
+
+    /** Starts a receive from {@code source} into {@code buffer}. */
+    PmlRequest irecv(MemorySegment buffer, int source, int tag);
+
+    /** Value of a per-communicator hint (an MPI info key), or null. */
+    default String hint(String key) {
+        return null;
+    }
+}
