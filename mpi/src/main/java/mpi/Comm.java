@@ -1,10 +1,17 @@
 package mpi;
 
+import static org.jmca.mca.coll.CollFunction.*;
+
 import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.Buffer;
 import java.util.Arrays;
+import java.util.Map;
+import org.jmca.mca.coll.CollCall;
+import org.jmca.mca.coll.CollSelection;
+import org.jmca.mca.coll.CollTable;
+import org.jmca.mca.coll.Reduction;
 import org.jmca.mca.McaException;
 import org.jmca.mca.pml.PmlModule;
 import org.jmca.mca.pml.PmlRequest;
@@ -32,6 +39,9 @@ public class Comm {
     private int rank;
     private final String name;
     private Errhandler errhandler = MPI.ERRORS_ARE_FATAL;
+    /** Which coll module serves each collective here. */
+    CollTable coll;
+    CollPort collPort;
     private boolean freed;
 
     Comm(String name) {
@@ -39,7 +49,12 @@ public class Comm {
     }
 
     /** Makes the communicator usable: called at Init for the predefined ones, at creation for the others. */
-    final void bind(JobRuntime runtime, int context, int[] jobRanks) {
+    final void bind(JobRuntime runtime, int context, int[] jobRanks) throws MPIException {
+        bind(runtime, context, jobRanks, Map.of());
+    }
+
+    /** As {@link #bind(JobRuntime, int, int[])}, with info hints for the choice of coll components. */
+    final void bind(JobRuntime runtime, int context, int[] jobRanks, Map<String, String> hints) throws MPIException {
         this.runtime = runtime;
         this.context = context;
         this.jobRanks = jobRanks.clone();
@@ -49,6 +64,17 @@ public class Comm {
             rankOfJobRank[jobRanks[r]] = r;
         }
         this.rank = rankOfJobRank[runtime.job.rank()];
+        this.collPort = new CollPort(this, runtime, hints);
+        try {
+            CollSelection.Result selected = CollSelection.select(runtime.collCandidates, collPort);
+            this.coll = selected.table();
+            if (runtime.collVerbosity >= 1 && rank == 0) {
+                selected.components().forEach(line -> collPort.log("coll: " + line));
+                selected.functions().forEach(line -> collPort.log("coll: " + line));
+            }
+        } catch (McaException e) {
+            throw new MPIException(MPI.ERR_OTHER, e.getMessage());
+        }
     }
 
     final JobRuntime runtime() throws MPIException {
@@ -447,13 +473,564 @@ public class Comm {
         });
     }
 
-    // ---- synchronization --------------------------------------------------------------------
+    // ---- collectives ------------------------------------------------------------------------
+    // Each builds a CollCall (see Collectives) and runs it on the module that serves the
+    // function on this communicator. A null send buffer is MPI_IN_PLACE.
+
+    /** One collective call: its body builds and runs or starts the CollCall. */
+    interface CollectiveBody<T> {
+        T run(Collectives c) throws MPIException;
+    }
+
+    final <T> T collective(String operation, CollectiveBody<T> body) throws MPIException {
+        return call(operation, rt -> body.run(new Collectives(this, rt)));
+    }
+
+    private static CollCall call(MemorySegment send, MemorySegment recv, int count, int unit, int root, Reduction op,
+                                 int tag) {
+        return CollCall.of(send, recv, count, unit, root, op, tag);
+    }
 
     /** Returns once every rank of the communicator has called it. */
     public void barrier() throws MPIException {
-        call("MPI_Barrier", rt -> {
-            InternalCollectives.barrier(this);
+        collective("MPI_Barrier", c -> {
+            c.run(BARRIER, call(null, null, 0, 1, 0, null, c.tag()));
             return null;
         });
+    }
+
+    public Request iBarrier() throws MPIException {
+        return collective("MPI_Ibarrier", c -> c.start(BARRIER, call(null, null, 0, 1, 0, null, c.tag())));
+    }
+
+    public void bcast(Object buf, int count, Datatype type, int root) throws MPIException {
+        collective("MPI_Bcast", c -> {
+            c.run(BCAST, bcastCall(c, buf, count, type, root));
+            return null;
+        });
+    }
+
+    public Request iBcast(Buffer buf, int count, Datatype type, int root) throws MPIException {
+        return collective("MPI_Ibcast", c -> c.start(BCAST, bcastCall(c, buf, count, type, root)));
+    }
+
+    private static CollCall bcastCall(Collectives c, Object buf, int count, Datatype type, int root)
+            throws MPIException {
+        c.types(type).root(root);
+        MemorySegment data = c.isRoot(root) ? c.send(buf, count, type) : c.recv(buf, count, type);
+        return call(null, data, count, c.unit(), root, null, c.tag());
+    }
+
+    public void gather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
+                       Datatype recvtype, int root) throws MPIException {
+        collective("MPI_Gather", c -> {
+            c.run(GATHER, gatherCall(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root));
+            return null;
+        });
+    }
+
+    /** In place at the root: its block is already in {@code buf}. */
+    public void gather(Object buf, int count, Datatype type, int root) throws MPIException {
+        collective("MPI_Gather", c -> {
+            c.run(GATHER, gatherCall(c, c.isRoot(root) ? null : buf, count, type, c.isRoot(root) ? buf : null, count, type, root));
+            return null;
+        });
+    }
+
+    public Request iGather(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int recvcount,
+                           Datatype recvtype, int root) throws MPIException {
+        return collective("MPI_Igather",
+                c -> c.start(GATHER, gatherCall(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root)));
+    }
+
+    public Request iGather(Buffer buf, int count, Datatype type, int root) throws MPIException {
+        return collective("MPI_Igather",
+                c -> c.start(GATHER, gatherCall(c, c.isRoot(root) ? null : buf, count, type, c.isRoot(root) ? buf : null, count, type, root)));
+    }
+
+    private CollCall gatherCall(Collectives c, Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
+                                int recvcount, Datatype recvtype, int root) throws MPIException {
+        Collectives.distinct(sendbuf, recvbuf);
+        c.root(root);
+        boolean inPlace = sendbuf == null && c.isRoot(root);
+        c.types(inPlace ? recvtype : sendtype, c.isRoot(root) ? recvtype : null);
+        int block = inPlace ? c.units(recvcount, recvtype) : c.units(sendcount, sendtype);
+        MemorySegment send = inPlace ? null : c.send(sendbuf, sendcount, sendtype);
+        MemorySegment recv = null;
+        if (c.isRoot(root)) {
+            checkSignature(c, block, recvcount, recvtype, "receive");
+            recv = c.recv(recvbuf, (long) recvcount * size(), recvtype);
+        }
+        return call(send, recv, block, c.unit(), root, null, c.tag());
+    }
+
+    /** The root's per-rank count must describe as many bytes as every rank's block. */
+    private static void checkSignature(Collectives c, int blockUnits, int count, Datatype type, String side)
+            throws MPIException {
+        if (c.units(count, type) != blockUnits) {
+            throw new MPIException(MPI.ERR_TRUNCATE, "the " + side + " count " + count + " of " + type
+                    + " does not match the " + blockUnits * (long) c.unit() + " bytes per rank on the other side");
+        }
+    }
+
+    public void gatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int[] recvcount,
+                        int[] displs, Datatype recvtype, int root) throws MPIException {
+        collective("MPI_Gatherv", c -> {
+            c.run(GATHERV, gathervCall(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, root));
+            return null;
+        });
+    }
+
+    /** In place at the root. */
+    public void gatherv(Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype, int root)
+            throws MPIException {
+        collective("MPI_Gatherv", c -> {
+            c.run(GATHERV, gathervCall(c, null, 0, recvtype, recvbuf, recvcount, displs, recvtype, root));
+            return null;
+        });
+    }
+
+    /** At a rank other than the root, which receives nothing. */
+    public void gatherv(Object sendbuf, int sendcount, Datatype sendtype, int root) throws MPIException {
+        collective("MPI_Gatherv", c -> {
+            c.run(GATHERV, gathervCall(c, sendbuf, sendcount, sendtype, null, null, null, sendtype, root));
+            return null;
+        });
+    }
+
+    public Request iGatherv(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int[] recvcount,
+                            int[] displs, Datatype recvtype, int root) throws MPIException {
+        return collective("MPI_Igatherv", c -> c.start(GATHERV,
+                gathervCall(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, root)));
+    }
+
+    private CollCall gathervCall(Collectives c, Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
+                                 int[] recvcount, int[] displs, Datatype recvtype, int root) throws MPIException {
+        Collectives.distinct(sendbuf, recvbuf);
+        c.root(root);
+        boolean isRoot = c.isRoot(root);
+        boolean inPlace = isRoot && sendbuf == null;
+        c.types(inPlace ? null : sendtype, isRoot ? recvtype : null);
+        int[] counts = null;
+        int[] ds = null;
+        MemorySegment recv = null;
+        if (isRoot) {
+            counts = c.units(recvcount, recvtype, "receive counts");
+            ds = c.units(displs, recvtype, "displacements");
+            recv = c.recv(recvbuf, Collectives.span(recvcount, displs), recvtype);
+        }
+        int own = inPlace ? counts[rank] : c.units(sendcount, sendtype);
+        MemorySegment send = inPlace ? null : c.send(sendbuf, sendcount, sendtype);
+        if (isRoot && !inPlace && own != counts[rank]) {
+            checkSignature(c, counts[rank], sendcount, sendtype, "send");
+        }
+        return new CollCall(send, recv, own, null, null, counts, ds, c.unit(), root, null, c.tag());
+    }
+
+    public void scatter(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
+                        Datatype recvtype, int root) throws MPIException {
+        collective("MPI_Scatter", c -> {
+            c.run(SCATTER, scatterCall(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root));
+            return null;
+        });
+    }
+
+    /** In place at the root: it keeps its block in {@code buf}. */
+    public void scatter(Object buf, int count, Datatype type, int root) throws MPIException {
+        collective("MPI_Scatter", c -> {
+            c.run(SCATTER, scatterCall(c, c.isRoot(root) ? buf : null, count, type, c.isRoot(root) ? null : buf, count, type, root));
+            return null;
+        });
+    }
+
+    public Request iScatter(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int recvcount,
+                            Datatype recvtype, int root) throws MPIException {
+        return collective("MPI_Iscatter", c -> c.start(SCATTER,
+                scatterCall(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root)));
+    }
+
+    public Request iScatter(Buffer buf, int count, Datatype type, int root) throws MPIException {
+        return collective("MPI_Iscatter", c -> c.start(SCATTER,
+                scatterCall(c, c.isRoot(root) ? buf : null, count, type, c.isRoot(root) ? null : buf, count, type, root)));
+    }
+
+    private CollCall scatterCall(Collectives c, Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
+                                 int recvcount, Datatype recvtype, int root) throws MPIException {
+        Collectives.distinct(sendbuf, recvbuf);
+        c.root(root);
+        boolean isRoot = c.isRoot(root);
+        boolean inPlace = isRoot && recvbuf == null;
+        c.types(isRoot ? sendtype : null, inPlace ? null : recvtype);
+        int block = inPlace ? c.units(sendcount, sendtype) : c.units(recvcount, recvtype);
+        MemorySegment send = null;
+        if (isRoot) {
+            checkSignature(c, block, sendcount, sendtype, "send");
+            send = c.send(sendbuf, (long) sendcount * size(), sendtype);
+        }
+        MemorySegment recv = inPlace ? null : c.recv(recvbuf, recvcount, recvtype);
+        return call(send, recv, block, c.unit(), root, null, c.tag());
+    }
+
+    public void scatterv(Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype, Object recvbuf,
+                         int recvcount, Datatype recvtype, int root) throws MPIException {
+        collective("MPI_Scatterv", c -> {
+            c.run(SCATTERV, scattervCall(c, sendbuf, sendcount, displs, sendtype, recvbuf, recvcount, recvtype, root));
+            return null;
+        });
+    }
+
+    /** In place at the root. */
+    public void scatterv(Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype, int root)
+            throws MPIException {
+        collective("MPI_Scatterv", c -> {
+            c.run(SCATTERV, scattervCall(c, sendbuf, sendcount, displs, sendtype, null, 0, sendtype, root));
+            return null;
+        });
+    }
+
+    /** At a rank other than the root, which sends nothing. */
+    public void scatterv(Object recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
+        collective("MPI_Scatterv", c -> {
+            c.run(SCATTERV, scattervCall(c, null, null, null, recvtype, recvbuf, recvcount, recvtype, root));
+            return null;
+        });
+    }
+
+    public Request iScatterv(Buffer sendbuf, int[] sendcount, int[] displs, Datatype sendtype, Buffer recvbuf,
+                             int recvcount, Datatype recvtype, int root) throws MPIException {
+        return collective("MPI_Iscatterv", c -> c.start(SCATTERV,
+                scattervCall(c, sendbuf, sendcount, displs, sendtype, recvbuf, recvcount, recvtype, root)));
+    }
+
+    private CollCall scattervCall(Collectives c, Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype,
+                                  Object recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
+        Collectives.distinct(sendbuf, recvbuf);
+        c.root(root);
+        boolean isRoot = c.isRoot(root);
+        boolean inPlace = isRoot && recvbuf == null;
+        c.types(isRoot ? sendtype : null, inPlace ? null : recvtype);
+        int[] counts = null;
+        int[] ds = null;
+        MemorySegment send = null;
+        if (isRoot) {
+            counts = c.units(sendcount, sendtype, "send counts");
+            ds = c.units(displs, sendtype, "displacements");
+            send = c.send(sendbuf, Collectives.span(sendcount, displs), sendtype);
+        }
+        int own = inPlace ? counts[rank] : c.units(recvcount, recvtype);
+        if (isRoot && !inPlace && own != counts[rank]) {
+            checkSignature(c, counts[rank], recvcount, recvtype, "receive");
+        }
+        MemorySegment recv = inPlace ? null : c.recv(recvbuf, recvcount, recvtype);
+        return new CollCall(send, recv, own, null, null, counts, ds, c.unit(), root, null, c.tag());
+    }
+
+    public void allGather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
+                          Datatype recvtype) throws MPIException {
+        collective("MPI_Allgather", c -> {
+            c.run(ALLGATHER, allGatherCall(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
+            return null;
+        });
+    }
+
+    /** In place: each rank's block is already in {@code buf}. */
+    public void allGather(Object buf, int count, Datatype type) throws MPIException {
+        collective("MPI_Allgather", c -> {
+            c.run(ALLGATHER, allGatherCall(c, null, count, type, buf, count, type));
+            return null;
+        });
+    }
+
+    public Request iAllGather(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int recvcount,
+                              Datatype recvtype) throws MPIException {
+        return collective("MPI_Iallgather", c -> c.start(ALLGATHER,
+                allGatherCall(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype)));
+    }
+
+    public Request iAllGather(Buffer buf, int count, Datatype type) throws MPIException {
+        return collective("MPI_Iallgather", c -> c.start(ALLGATHER, allGatherCall(c, null, count, type, buf, count,
+                type)));
+    }
+
+    private CollCall allGatherCall(Collectives c, Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
+                                   int recvcount, Datatype recvtype) throws MPIException {
+        Collectives.distinct(sendbuf, recvbuf);
+        c.types(sendbuf == null ? null : sendtype, recvtype);
+        int block = c.units(recvcount, recvtype);
+        MemorySegment send = null;
+        if (sendbuf != null) {
+            checkSignature(c, block, sendcount, sendtype, "send");
+            send = c.send(sendbuf, sendcount, sendtype);
+        }
+        MemorySegment recv = sendbuf == null ? c.inOut(recvbuf, (long) recvcount * size(), recvtype)
+                : c.recv(recvbuf, (long) recvcount * size(), recvtype);
+        return call(send, recv, block, c.unit(), 0, null, c.tag());
+    }
+
+    public void allGatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int[] recvcount,
+                           int[] displs, Datatype recvtype) throws MPIException {
+        collective("MPI_Allgatherv", c -> {
+            c.run(ALLGATHERV, allGathervCall(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype));
+            return null;
+        });
+    }
+
+    /** In place. */
+    public void allGatherv(Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype) throws MPIException {
+        collective("MPI_Allgatherv", c -> {
+            c.run(ALLGATHERV, allGathervCall(c, null, 0, recvtype, recvbuf, recvcount, displs, recvtype));
+            return null;
+        });
+    }
+
+    public Request iAllGatherv(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int[] recvcount,
+                               int[] displs, Datatype recvtype) throws MPIException {
+        return collective("MPI_Iallgatherv", c -> c.start(ALLGATHERV,
+                allGathervCall(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype)));
+    }
+
+    private CollCall allGathervCall(Collectives c, Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
+                                    int[] recvcount, int[] displs, Datatype recvtype) throws MPIException {
+        Collectives.distinct(sendbuf, recvbuf);
+        c.types(sendbuf == null ? null : sendtype, recvtype);
+        int[] counts = c.units(recvcount, recvtype, "receive counts");
+        int[] ds = c.units(displs, recvtype, "displacements");
+        MemorySegment send = null;
+        if (sendbuf != null) {
+            checkSignature(c, counts[rank], sendcount, sendtype, "send");
+            send = c.send(sendbuf, sendcount, sendtype);
+        }
+        long span = Collectives.span(recvcount, displs);
+        MemorySegment recv = sendbuf == null ? c.inOut(recvbuf, span, recvtype) : c.recv(recvbuf, span, recvtype);
+        return new CollCall(send, recv, counts[rank], null, null, counts, ds, c.unit(), 0, null, c.tag());
+    }
+
+    public void allToAll(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
+                         Datatype recvtype) throws MPIException {
+        collective("MPI_Alltoall", c -> {
+            c.run(ALLTOALL, allToAllCall(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
+            return null;
+        });
+    }
+
+    public Request iAllToAll(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int recvcount,
+                             Datatype recvtype) throws MPIException {
+        return collective("MPI_Ialltoall", c -> c.start(ALLTOALL,
+                allToAllCall(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype)));
+    }
+
+    private CollCall allToAllCall(Collectives c, Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
+                                  int recvcount, Datatype recvtype) throws MPIException {
+        Collectives.distinct(sendbuf, recvbuf);
+        c.types(sendbuf == null ? null : sendtype, recvtype);
+        int block = c.units(recvcount, recvtype);
+        MemorySegment send = null;
+        if (sendbuf != null) {
+            checkSignature(c, block, sendcount, sendtype, "send");
+            send = c.send(sendbuf, (long) sendcount * size(), sendtype);
+        }
+        long all = (long) recvcount * size();
+        MemorySegment recv = sendbuf == null ? c.inOut(recvbuf, all, recvtype) : c.recv(recvbuf, all, recvtype);
+        return call(send, recv, block, c.unit(), 0, null, c.tag());
+    }
+
+    public void allToAllv(Object sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype, Object recvbuf,
+                          int[] recvcount, int[] rdispls, Datatype recvtype) throws MPIException {
+        collective("MPI_Alltoallv", c -> {
+            c.run(ALLTOALLV, allToAllvCall(c, sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls,
+                    recvtype));
+            return null;
+        });
+    }
+
+    public Request iAllToAllv(Buffer sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype, Buffer recvbuf,
+                              int[] recvcount, int[] rdispls, Datatype recvtype) throws MPIException {
+        return collective("MPI_Ialltoallv", c -> c.start(ALLTOALLV,
+                allToAllvCall(c, sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls, recvtype)));
+    }
+
+    private CollCall allToAllvCall(Collectives c, Object sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype,
+                                   Object recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype)
+            throws MPIException {
+        Collectives.distinct(sendbuf, recvbuf);
+        c.types(sendbuf == null ? null : sendtype, recvtype);
+        int[] counts = c.units(recvcount, recvtype, "receive counts");
+        int[] ds = c.units(rdispls, recvtype, "receive displacements");
+        int[] sendCounts = null;
+        int[] sendDispls = null;
+        MemorySegment send = null;
+        if (sendbuf != null) {
+            sendCounts = c.units(sendcount, sendtype, "send counts");
+            sendDispls = c.units(sdispls, sendtype, "send displacements");
+            send = c.send(sendbuf, Collectives.span(sendcount, sdispls), sendtype);
+        }
+        long span = Collectives.span(recvcount, rdispls);
+        MemorySegment recv = sendbuf == null ? c.inOut(recvbuf, span, recvtype) : c.recv(recvbuf, span, recvtype);
+        return new CollCall(send, recv, 0, sendCounts, sendDispls, counts, ds, c.unit(), 0, null, c.tag());
+    }
+
+    public void reduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op, int root)
+            throws MPIException {
+        collective("MPI_Reduce", c -> {
+            c.run(REDUCE, reductionCall(c, sendbuf, recvbuf, count, type, op, root, true));
+            return null;
+        });
+    }
+
+    /** In place at the root: its operand is in {@code buf}, which receives the result. */
+    public void reduce(Object buf, int count, Datatype type, Op op, int root) throws MPIException {
+        collective("MPI_Reduce", c -> {
+            c.run(REDUCE, reductionCall(c, c.isRoot(root) ? null : buf, c.isRoot(root) ? buf : null, count, type, op, root, true));
+            return null;
+        });
+    }
+
+    public Request iReduce(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op, int root)
+            throws MPIException {
+        return collective("MPI_Ireduce", c -> c.start(REDUCE,
+                reductionCall(c, sendbuf, recvbuf, count, type, op, root, true)));
+    }
+
+    public Request iReduce(Buffer buf, int count, Datatype type, Op op, int root) throws MPIException {
+        return collective("MPI_Ireduce", c -> c.start(REDUCE,
+                reductionCall(c, c.isRoot(root) ? null : buf, c.isRoot(root) ? buf : null, count, type, op, root, true)));
+    }
+
+    public void allReduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
+        collective("MPI_Allreduce", c -> {
+            c.run(ALLREDUCE, reductionCall(c, sendbuf, recvbuf, count, type, op, 0, false));
+            return null;
+        });
+    }
+
+    /** In place: each rank's operand is in {@code buf}, which receives the result. */
+    public void allReduce(Object buf, int count, Datatype type, Op op) throws MPIException {
+        collective("MPI_Allreduce", c -> {
+            c.run(ALLREDUCE, reductionCall(c, null, buf, count, type, op, 0, false));
+            return null;
+        });
+    }
+
+    public Request iAllReduce(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op) throws MPIException {
+        return collective("MPI_Iallreduce", c -> c.start(ALLREDUCE,
+                reductionCall(c, sendbuf, recvbuf, count, type, op, 0, false)));
+    }
+
+    public Request iAllReduce(Buffer buf, int count, Datatype type, Op op) throws MPIException {
+        return collective("MPI_Iallreduce", c -> c.start(ALLREDUCE,
+                reductionCall(c, null, buf, count, type, op, 0, false)));
+    }
+
+    /**
+     * A reduction's call: operands and result of {@code count} elements (for reduce, the result
+     * only at the root). Reductions always count in elements: the operation reads them.
+     */
+    final CollCall reductionCall(Collectives c, Object sendbuf, Object recvbuf, int count, Datatype type, Op op,
+                                 int root, boolean rooted) throws MPIException {
+        Collectives.distinct(sendbuf, recvbuf);
+        c.types(type);
+        if (rooted) {
+            c.root(root);
+        }
+        Reduction reduction = c.op(op, type);
+        boolean receives = !rooted || c.isRoot(root);
+        MemorySegment send = sendbuf == null ? null : c.send(sendbuf, count, type);
+        MemorySegment recv = !receives ? null
+                : sendbuf == null ? c.inOut(recvbuf, count, type) : c.recv(recvbuf, count, type);
+        return call(send, recv, count, type.size(), root, reduction, c.tag());
+    }
+
+    public void reduceScatter(Object sendbuf, Object recvbuf, int[] recvcounts, Datatype type, Op op)
+            throws MPIException {
+        collective("MPI_Reduce_scatter", c -> {
+            c.run(REDUCE_SCATTER, reduceScatterCall(c, sendbuf, recvbuf, recvcounts, type, op));
+            return null;
+        });
+    }
+
+    /** In place: {@code buf} holds the whole operand vector and receives this rank's block at its start. */
+    public void reduceScatter(Object buf, int[] counts, Datatype type, Op op) throws MPIException {
+        collective("MPI_Reduce_scatter", c -> {
+            c.run(REDUCE_SCATTER, reduceScatterCall(c, null, buf, counts, type, op));
+            return null;
+        });
+    }
+
+    public Request iReduceScatter(Buffer sendbuf, Buffer recvbuf, int[] recvcounts, Datatype type, Op op)
+            throws MPIException {
+        return collective("MPI_Ireduce_scatter", c -> c.start(REDUCE_SCATTER,
+                reduceScatterCall(c, sendbuf, recvbuf, recvcounts, type, op)));
+    }
+
+    public Request iReduceScatter(Buffer buf, int[] counts, Datatype type, Op op) throws MPIException {
+        return collective("MPI_Ireduce_scatter", c -> c.start(REDUCE_SCATTER,
+                reduceScatterCall(c, null, buf, counts, type, op)));
+    }
+
+    private CollCall reduceScatterCall(Collectives c, Object sendbuf, Object recvbuf, int[] recvcounts,
+                                       Datatype type, Op op) throws MPIException {
+        Collectives.distinct(sendbuf, recvbuf);
+        c.types(type);
+        int[] counts = c.units(recvcounts, type, "receive counts");
+        long total = Arrays.stream(counts).asLongStream().sum();
+        Reduction reduction = c.op(op, type);
+        MemorySegment send = sendbuf == null ? null : c.send(sendbuf, total, type);
+        MemorySegment recv = sendbuf == null ? c.inOut(recvbuf, total, type) : c.recv(recvbuf, counts[rank], type);
+        return new CollCall(send, recv, counts[rank], null, null, counts, null, type.size(), 0, reduction, c.tag());
+    }
+
+    public void reduceScatterBlock(Object sendbuf, Object recvbuf, int recvcount, Datatype type, Op op)
+            throws MPIException {
+        collective("MPI_Reduce_scatter_block", c -> {
+            c.run(REDUCE_SCATTER_BLOCK, reduceScatterBlockCall(c, sendbuf, recvbuf, recvcount, type, op));
+            return null;
+        });
+    }
+
+    /** In place: {@code buf} holds size × count operands and receives this rank's block at its start. */
+    public void reduceScatterBlock(Object buf, int count, Datatype type, Op op) throws MPIException {
+        collective("MPI_Reduce_scatter_block", c -> {
+            c.run(REDUCE_SCATTER_BLOCK, reduceScatterBlockCall(c, null, buf, count, type, op));
+            return null;
+        });
+    }
+
+    public Request iReduceScatterBlock(Buffer sendbuf, Buffer recvbuf, int recvcount, Datatype type, Op op)
+            throws MPIException {
+        return collective("MPI_Ireduce_scatter_block", c -> c.start(REDUCE_SCATTER_BLOCK,
+                reduceScatterBlockCall(c, sendbuf, recvbuf, recvcount, type, op)));
+    }
+
+    public Request iReduceScatterBlock(Buffer buf, int count, Datatype type, Op op) throws MPIException {
+        return collective("MPI_Ireduce_scatter_block", c -> c.start(REDUCE_SCATTER_BLOCK,
+                reduceScatterBlockCall(c, null, buf, count, type, op)));
+    }
+
+    private CollCall reduceScatterBlockCall(Collectives c, Object sendbuf, Object recvbuf, int count, Datatype type,
+                                            Op op) throws MPIException {
+        Collectives.distinct(sendbuf, recvbuf);
+        c.types(type);
+        Reduction reduction = c.op(op, type);
+        long total = (long) count * size();
+        MemorySegment send = sendbuf == null ? null : c.send(sendbuf, total, type);
+        MemorySegment recv = sendbuf == null ? c.inOut(recvbuf, total, type) : c.recv(recvbuf, count, type);
+        return call(send, recv, count, type.size(), 0, reduction, c.tag());
+    }
+
+    /** Combines {@code inOutBuf[i] = inBuf[i] op inOutBuf[i]} locally, as MPI_Reduce_local. */
+    public static void reduceLocal(Object inBuf, Object inOutBuf, int count, Datatype type, Op op)
+            throws MPIException {
+        if (op == null) {
+            throw new MPIException(MPI.ERR_OP, "the operation is null");
+        }
+        Reduction reduction = op.bind(type);
+        MemorySegment in = UserBuffer.of(inBuf, count, type, false).segment();
+        UserBuffer inOut = UserBuffer.of(inOutBuf, count, type, true);
+        MemorySegment.copy(UserBuffer.of(inOutBuf, count, type, false).segment(), 0, inOut.segment(), 0,
+                inOut.segment().byteSize());
+        reduction.apply(in, inOut.segment(), count);
+        if (inOut.afterReceive() != null) {
+            inOut.afterReceive().run();
+        }
     }
 }

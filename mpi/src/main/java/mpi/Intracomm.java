@@ -1,8 +1,10 @@
 package mpi;
 
+import java.nio.Buffer;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import org.jmca.mca.coll.CollFunction;
 
 /** A communicator within one group: MPI.COMM_WORLD, MPI.COMM_SELF and those made from them. */
 public class Intracomm extends Comm {
@@ -13,9 +15,17 @@ public class Intracomm extends Comm {
 
     /** A new communicator with the same ranks and a context of its own. Collective. */
     public Intracomm dup() throws MPIException {
-        return call("MPI_Comm_dup", rt -> {
+        return dupWithInfo(new Info());
+    }
+
+    /**
+     * As {@link #dup()}, with hints: {@code ompi_comm_coll_preference} ("a,b,^c") prefers the
+     * named coll components for the new communicator, in that order, and leaves out those with '^'.
+     */
+    public Intracomm dupWithInfo(Info info) throws MPIException {
+        return call("MPI_Comm_dup_with_info", rt -> {
             Intracomm copy = new Intracomm(this + "'s dup");
-            copy.bind(rt, rt.agreeOnContext(this), jobRanks);
+            copy.bind(rt, rt.agreeOnContext(this), jobRanks, info == null ? java.util.Map.of() : info.entries());
             copy.setErrhandler(errhandler());
             return copy;
         });
@@ -49,5 +59,51 @@ public class Intracomm extends Comm {
             part.setErrhandler(errhandler());
             return part;
         });
+    }
+
+    // ---- prefix reductions --------------------------------------------------------------------
+
+    /** Rank r receives the reduction of the operands of ranks 0..r. */
+    public void scan(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
+        collective("MPI_Scan", c -> {
+            c.run(CollFunction.SCAN, reductionCall(c, sendbuf, recvbuf, count, type, op, 0, false));
+            return null;
+        });
+    }
+
+    /** In place: the operand is in {@code buf}, which receives the result. */
+    public void scan(Object buf, int count, Datatype type, Op op) throws MPIException {
+        scan(null, buf, count, type, op);
+    }
+
+    public Request iScan(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op) throws MPIException {
+        return collective("MPI_Iscan", c -> c.start(CollFunction.SCAN,
+                reductionCall(c, sendbuf, recvbuf, count, type, op, 0, false)));
+    }
+
+    public Request iScan(Buffer buf, int count, Datatype type, Op op) throws MPIException {
+        return iScan(null, buf, count, type, op);
+    }
+
+    /** Rank r receives the reduction of the operands of ranks 0..r-1; rank 0's buffer is left as it is. */
+    public void exScan(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
+        collective("MPI_Exscan", c -> {
+            c.run(CollFunction.EXSCAN, reductionCall(c, sendbuf, recvbuf, count, type, op, 0, false));
+            return null;
+        });
+    }
+
+    /** In place. */
+    public void exScan(Object buf, int count, Datatype type, Op op) throws MPIException {
+        exScan(null, buf, count, type, op);
+    }
+
+    public Request iExScan(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op) throws MPIException {
+        return collective("MPI_Iexscan", c -> c.start(CollFunction.EXSCAN,
+                reductionCall(c, sendbuf, recvbuf, count, type, op, 0, false)));
+    }
+
+    public Request iExScan(Buffer buf, int count, Datatype type, Op op) throws MPIException {
+        return iExScan(null, buf, count, type, op);
     }
 }

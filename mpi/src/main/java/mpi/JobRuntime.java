@@ -9,6 +9,9 @@ import java.util.List;
 import java.util.Map;
 import org.jmca.config.McaSources;
 import org.jmca.mca.ComponentRepository;
+import org.jmca.mca.ComponentStatus;
+import org.jmca.mca.coll.CollComponent;
+import org.jmca.mca.coll.CollSelection;
 import org.jmca.mca.Framework;
 import org.jmca.mca.McaException;
 import org.jmca.mca.McaFrameworks;
@@ -40,6 +43,10 @@ final class JobRuntime {
     final ProgressEngine progress;
     final List<BtlModule> btls;
     final PmlModule pml;
+    /** The selected coll components, asked for every new communicator. */
+    final List<CollSelection.Candidate> collCandidates;
+    /** coll_base_verbose: 1 reports each communicator's table, 2 each call's algorithm. */
+    final int collVerbosity;
     final long startNanos = System.nanoTime();
     /** The next free communicator context; every rank of a communicator agrees on it when one is made. */
     int nextContext = 4;
@@ -52,6 +59,12 @@ final class JobRuntime {
         this.progress = progress;
         this.btls = btls;
         this.pml = pml;
+        this.collCandidates = frameworks.selection(Framework.COLL).statuses().stream()
+                .filter(s -> s.state() == ComponentStatus.State.SELECTED)
+                .map(s -> new CollSelection.Candidate((CollComponent) s.component(), s.priority()))
+                .toList();
+        this.collVerbosity = frameworks.parameters().find("coll_base_verbose")
+                .map(p -> (Integer) p.get()).orElse(0);
     }
 
     static JobRuntime start() {

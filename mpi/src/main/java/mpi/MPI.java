@@ -61,14 +61,49 @@ public final class MPI {
     /** Bytes a buffered send uses in the attached buffer beyond its message. */
     public static final int BSEND_OVERHEAD = 128;
 
-    public static final Datatype BYTE = new Datatype("MPI.BYTE", 1, byte[].class, ByteBuffer.class);
-    public static final Datatype CHAR = new Datatype("MPI.CHAR", 2, char[].class, CharBuffer.class);
-    public static final Datatype SHORT = new Datatype("MPI.SHORT", 2, short[].class, ShortBuffer.class);
-    public static final Datatype BOOLEAN = new Datatype("MPI.BOOLEAN", 1, boolean[].class, ByteBuffer.class);
-    public static final Datatype INT = new Datatype("MPI.INT", 4, int[].class, IntBuffer.class);
-    public static final Datatype LONG = new Datatype("MPI.LONG", 8, long[].class, LongBuffer.class);
-    public static final Datatype FLOAT = new Datatype("MPI.FLOAT", 4, float[].class, FloatBuffer.class);
-    public static final Datatype DOUBLE = new Datatype("MPI.DOUBLE", 8, double[].class, DoubleBuffer.class);
+    public static final Datatype BYTE = Datatype.primitive("MPI.BYTE", 1, Datatype.Base.BYTE, byte[].class, ByteBuffer.class);
+    public static final Datatype CHAR = Datatype.primitive("MPI.CHAR", 2, Datatype.Base.CHAR, char[].class, CharBuffer.class);
+    public static final Datatype SHORT = Datatype.primitive("MPI.SHORT", 2, Datatype.Base.SHORT, short[].class,
+            ShortBuffer.class);
+    public static final Datatype BOOLEAN = Datatype.primitive("MPI.BOOLEAN", 1, Datatype.Base.BOOLEAN, boolean[].class,
+            ByteBuffer.class);
+    public static final Datatype INT = Datatype.primitive("MPI.INT", 4, Datatype.Base.INT, int[].class, IntBuffer.class);
+    public static final Datatype LONG = Datatype.primitive("MPI.LONG", 8, Datatype.Base.LONG, long[].class,
+            LongBuffer.class);
+    public static final Datatype FLOAT = Datatype.primitive("MPI.FLOAT", 4, Datatype.Base.FLOAT, float[].class,
+            FloatBuffer.class);
+    public static final Datatype DOUBLE = Datatype.primitive("MPI.DOUBLE", 8, Datatype.Base.DOUBLE, double[].class,
+            DoubleBuffer.class);
+
+    /** Pairs of ints (value, index) for MINLOC and MAXLOC, two ints per element of an int[]. */
+    public static final Datatype INT2 = Datatype.pair("MPI.INT2", 8, Datatype.Base.INT, 4, int[].class, IntBuffer.class);
+    /** (short value, int index), as the C struct: 8 bytes, index at 4. ByteBuffer only. */
+    public static final Datatype SHORT_INT = Datatype.pair("MPI.SHORT_INT", 8, Datatype.Base.SHORT, 4, null,
+            ByteBuffer.class);
+    /** (long value, int index), as the C struct: 16 bytes, index at 8. ByteBuffer only. */
+    public static final Datatype LONG_INT = Datatype.pair("MPI.LONG_INT", 16, Datatype.Base.LONG, 8, null,
+            ByteBuffer.class);
+    /** (float value, int index): 8 bytes, index at 4. ByteBuffer only. */
+    public static final Datatype FLOAT_INT = Datatype.pair("MPI.FLOAT_INT", 8, Datatype.Base.FLOAT, 4, null,
+            ByteBuffer.class);
+    /** (double value, int index), as the C struct: 16 bytes, index at 8. ByteBuffer only. */
+    public static final Datatype DOUBLE_INT = Datatype.pair("MPI.DOUBLE_INT", 16, Datatype.Base.DOUBLE, 8, null,
+            ByteBuffer.class);
+
+    public static final Op MAX = new Op(Op.Predefined.MAX);
+    public static final Op MIN = new Op(Op.Predefined.MIN);
+    public static final Op SUM = new Op(Op.Predefined.SUM);
+    public static final Op PROD = new Op(Op.Predefined.PROD);
+    public static final Op LAND = new Op(Op.Predefined.LAND);
+    public static final Op BAND = new Op(Op.Predefined.BAND);
+    public static final Op LOR = new Op(Op.Predefined.LOR);
+    public static final Op BOR = new Op(Op.Predefined.BOR);
+    public static final Op LXOR = new Op(Op.Predefined.LXOR);
+    public static final Op BXOR = new Op(Op.Predefined.BXOR);
+    /** The smallest value of a pair type and the smallest index holding it. */
+    public static final Op MINLOC = new Op(Op.Predefined.MINLOC);
+    /** The largest value of a pair type and the smallest index holding it. */
+    public static final Op MAXLOC = new Op(Op.Predefined.MAXLOC);
 
     /** Print the error and abort the job (the default). */
     public static final Errhandler ERRORS_ARE_FATAL = new Errhandler("MPI.ERRORS_ARE_FATAL", true);
@@ -123,8 +158,15 @@ public final class MPI {
         for (int r = 0; r < world.length; r++) {
             world[r] = r;
         }
-        COMM_WORLD.bind(started, WORLD_CONTEXT, world);
-        COMM_SELF.bind(started, SELF_CONTEXT, new int[] {started.job.rank()});
+        try {
+            COMM_WORLD.bind(started, WORLD_CONTEXT, world);
+            COMM_SELF.bind(started, SELF_CONTEXT, new int[] {started.job.rank()});
+        } catch (MPIException e) {
+            System.err.println("jmca: MPI.Init failed: " + e.getMessage());
+            System.err.flush();
+            System.exit(1);
+            throw e;
+        }
         providedThreadLevel = Math.min(required, THREAD_SERIALIZED);
         runtime = started;
         return providedThreadLevel;

@@ -59,6 +59,9 @@ record UserBuffer(MemorySegment segment, Runnable afterReceive) {
                 throw new MPIException(MPI.ERR_BUFFER, "buffer too small: " + count + " " + type + " need " + bytes
                         + " bytes, the " + buffer.getClass().getSimpleName() + " holds " + whole.byteSize());
             }
+        } else if (type.arrayType() == null) {
+            throw new MPIException(MPI.ERR_BUFFER, type + " has no array form: pass a ByteBuffer in native byte order"
+                    + " laid out as the C struct (" + type.size() + " bytes per element)");
         } else if (buf.getClass() == type.arrayType() && type != MPI.BOOLEAN) {
             whole = arraySegment(buf);
             checkLength(Array.getLength(buf), count, type);
@@ -70,8 +73,9 @@ record UserBuffer(MemorySegment segment, Runnable afterReceive) {
     }
 
     private static void checkLength(int length, int count, Datatype type) throws MPIException {
-        if (length < count) {
-            throw new MPIException(MPI.ERR_BUFFER, "buffer too small: count " + count + " of " + type + " but the "
+        if (length < (long) count * type.arrayElements()) {
+            throw new MPIException(MPI.ERR_BUFFER, "buffer too small: count " + count + " of " + type + " needs "
+                    + (long) count * type.arrayElements() + " array elements but the "
                     + type.arrayType().getSimpleName() + " holds " + length + " elements");
         }
     }

@@ -25,6 +25,15 @@ public interface CollCommunicator {
     /** Starts a receive from {@code source} into {@code buffer}. */
     PmlRequest irecv(MemorySegment buffer, int source, int tag);
 
+    /** The level of {@code coll_base_verbose}: 1 reports each communicator's table, 2 each call's algorithm. */
+    default int verbosity() {
+        return 0;
+    }
+
+    /** Writes a verbose line, prefixed with the process and communicator. */
+    default void log(String line) {
+    }
+
     /** Value of a per-communicator hint (an MPI info key), or null. */
     default String hint(String key) {
         return null;

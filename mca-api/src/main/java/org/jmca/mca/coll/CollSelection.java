@@ -20,7 +20,7 @@ import org.jmca.mca.McaException;
 public final class CollSelection {
 
     /** The hint through which a communicator prefers or excludes components. */
-    public static final String PREFERENCE_KEY = "coll_preference";
+    public static final String PREFERENCE_KEY = "ompi_comm_coll_preference";
 
     /** A selected coll component and the priority it was selected with. */
     public record Candidate(CollComponent component, int priority) {

@@ -85,6 +85,27 @@ public final class ParamType<T> {
         return new ParamType<>("enum", expected, parser, c -> c.name().toLowerCase(Locale.ROOT), enumerators);
     }
 
+    /**
+     * An enumeration given as numbered names (Open MPI's algorithm parameters: 0 ignore,
+     * 1 basic_linear, ...), accepted by name (any case) or number; the value is the number.
+     */
+    public static ParamType<Integer> numbered(List<Enumerator> values) {
+        List<Enumerator> enumerators = List.copyOf(values);
+        String expected = "one of " + enumerators.stream().map(Enumerator::toString).collect(Collectors.joining(", "));
+        Function<String, Integer> parser = text -> {
+            String wanted = text.strip();
+            for (Enumerator e : enumerators) {
+                if (e.name().equalsIgnoreCase(wanted) || String.valueOf(e.number()).equals(wanted)) {
+                    return e.number();
+                }
+            }
+            throw new IllegalArgumentException("no such value");
+        };
+        Function<Integer, String> formatter = n -> enumerators.stream().filter(e -> e.number() == n)
+                .map(Enumerator::name).findFirst().orElse(String.valueOf(n));
+        return new ParamType<>("enum", expected, parser, formatter, enumerators);
+    }
+
     /** Implemented by an enum whose constants carry numbers of their own (as Open MPI's do). */
     public interface Numbered {
         int number();

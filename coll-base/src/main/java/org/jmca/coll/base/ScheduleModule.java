@@ -1,0 +1,62 @@
+package org.jmca.coll.base;
+
+import org.jmca.mca.coll.CollCall;
+import org.jmca.mca.coll.CollCommunicator;
+import org.jmca.mca.coll.CollFunction;
+import org.jmca.mca.coll.CollModule;
+import org.jmca.mca.coll.CollRequest;
+
+/** A coll module whose functions are algorithms of the catalogue, chosen per call by a subclass. */
+public abstract class ScheduleModule implements CollModule {
+
+    /** An algorithm with the knobs to run it with, and why it was chosen (for verbose reports). */
+    public record Choice(Algorithm algorithm, Tuning tuning, String reason) {
+    }
+
+    protected final CollCommunicator communicator;
+    private final String component;
+
+    protected ScheduleModule(String component, CollCommunicator communicator) {
+        this.component = component;
+        this.communicator = communicator;
+    }
+
+    /** The algorithm for this call. */
+    protected abstract Choice choose(CollFunction function, CollCall call);
+
+    @Override
+    public CollRequest start(CollFunction function, CollCall call) {
+        Choice choice = choose(function, call);
+        if (communicator.verbosity() >= 2) {
+            communicator.log("coll:" + component + ": " + function.id() + " of " + messageBytes(function, call)
+                    + " B on " + communicator.size() + " ranks: algorithm " + choice.algorithm() + " ["
+                    + choice.reason() + "]");
+        }
+        Schedule schedule = new Schedule(communicator, call.tag());
+        choice.algorithm().steps().add(schedule, call, choice.tuning());
+        return schedule.start();
+    }
+
+    /** The bytes one rank contributes (a rank's block for the gathers and scatters). */
+    public static long messageBytes(CollFunction function, CollCall call) {
+        return switch (function) {
+            case BARRIER -> 0;
+            case GATHERV, SCATTERV, ALLGATHERV, ALLTOALLV, REDUCE_SCATTER -> {
+                long total = 0;
+                if (call.counts() != null) {
+                    for (int c : call.counts()) {
+                        total += c;
+                    }
+                }
+                yield call.bytes(total);
+            }
+            default -> call.bytes(call.count());
+        };
+    }
+
+    /** The algorithm of {@code function} with Open MPI's number {@code number}. */
+    protected static Algorithm algorithm(CollFunction function, int number) {
+        return Algorithms.find(function, number)
+                .orElseThrow(() -> new IllegalArgumentException(function.id() + " has no algorithm " + number));
+    }
+}

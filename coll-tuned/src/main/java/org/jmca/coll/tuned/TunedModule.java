@@ -1,0 +1,104 @@
+package org.jmca.coll.tuned;
+
+import java.util.EnumSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.jmca.coll.base.Algorithm;
+import org.jmca.coll.base.ScheduleModule;
+import org.jmca.coll.base.Tuning;
+import org.jmca.coll.tuned.rules.Rule;
+import org.jmca.coll.tuned.rules.RulesTable;
+import org.jmca.coll.tuned.rules.TunedCollective;
+import org.jmca.mca.coll.CollCall;
+import org.jmca.mca.coll.CollCommunicator;
+import org.jmca.mca.coll.CollFunction;
+
+/**
+ * coll/tuned for one communicator: the decision order of Open MPI's tuned component, per call.
+ * A forced or tabled algorithm that cannot serve the call (two_proc on four ranks, ring with a
+ * non-commutative operation) gives way to the fixed rules, and the verbose report says why.
+ */
+final class TunedModule extends ScheduleModule {
+    private final Map<TunedCollective, ForcedAlgorithm.Snapshot> forced;
+    private final RulesTable table;
+
+    TunedModule(CollCommunicator communicator, Map<TunedCollective, ForcedAlgorithm.Snapshot> forced,
+                RulesTable table) {
+        super("tuned", communicator);
+        this.forced = forced;
+        this.table = table;
+    }
+
+    @Override
+    public Set<CollFunction> provides() {
+        Set<CollFunction> functions = EnumSet.noneOf(CollFunction.class);
+        for (TunedCollective collective : TunedCollective.values()) {
+            functions.add(collective.function());
+        }
+        return functions;
+    }
+
+    @Override
+    public String describe(CollFunction function) {
+        TunedCollective collective = TunedCollective.of(function).orElseThrow();
+        ForcedAlgorithm.Snapshot snapshot = forced.get(collective);
+        if (snapshot != null && snapshot.algorithm() != 0) {
+            return "forced " + algorithm(function, snapshot.algorithm()) + " by " + snapshot.source();
+        }
+        if (table != null && !table.sections(collective).isEmpty()) {
+            return "rules file " + table.source() + ", else fixed rules";
+        }
+        return "fixed rules";
+    }
+
+    @Override
+    protected Choice choose(CollFunction function, CollCall call) {
+        TunedCollective collective = TunedCollective.of(function).orElseThrow();
+        int size = communicator.size();
+        String passedOver = "";
+        ForcedAlgorithm.Snapshot snapshot = forced.get(collective);
+        if (snapshot != null && snapshot.algorithm() != 0) {
+            Algorithm algorithm = algorithm(function, snapshot.algorithm());
+            String unsuitable = algorithm.unsuitableFor(size, call);
+            if (unsuitable == null) {
+                return new Choice(algorithm, snapshot.tuning(), "forced by " + snapshot.source());
+            }
+            passedOver = "forced " + algorithm + " passed over: " + unsuitable + "; ";
+        }
+        if (table != null) {
+            long messageSize = collective.messageSize(call.elementSize(), countForRules(function, call), size);
+            Optional<Rule> rule = table.lookup(collective, size, messageSize);
+            if (rule.isPresent() && rule.get().algorithm() != 0) {
+                Rule r = rule.get();
+                Algorithm algorithm = algorithm(function, r.algorithm());
+                String unsuitable = algorithm.unsuitableFor(size, call);
+                if (unsuitable == null) {
+                    Tuning tuning = new Tuning(r.segmentSize(), r.faninout() > 0 ? r.faninout() : Tuning.DEFAULT.treeFanout(),
+                            r.faninout() > 0 ? r.faninout() : Tuning.DEFAULT.chainFanout(), r.maxRequests());
+                    return new Choice(algorithm, tuning, passedOver + "rules file " + r.origin());
+                }
+                passedOver += "rule at " + r.origin() + " passed over: " + unsuitable + "; ";
+            }
+        }
+        boolean commutative = call.op() == null || call.op().commutative();
+        FixedRules.Decision fixed = FixedRules.decide(function, size, messageBytes(function, call), commutative,
+                Tuning.DEFAULT);
+        return new Choice(algorithm(function, fixed.algorithm()), fixed.tuning(),
+                passedOver + "fixed rules: " + fixed.band());
+    }
+
+    /** The count Open MPI's message-size formula takes for this collective (see TunedCollective#messageSize). */
+    private static long countForRules(CollFunction function, CollCall call) {
+        return switch (function) {
+            case ALLGATHERV, REDUCE_SCATTER -> {
+                long total = 0;
+                for (int c : call.counts()) {
+                    total += c;
+                }
+                yield total;
+            }
+            default -> call.count();
+        };
+    }
+}

@@ -1,0 +1,75 @@
+package mpi;
+
+import java.lang.foreign.MemorySegment;
+import java.util.Map;
+import org.jmca.mca.coll.CollCommunicator;
+import org.jmca.mca.pml.PmlRequest;
+import org.jmca.mca.pml.SendMode;
+
+/**
+ * A communicator as the coll modules see it: its ranks, and messages on its collective context
+ * (context + 1) with negative tags, one tag per call so non-blocking collectives in flight
+ * never mix.
+ */
+final class CollPort implements CollCommunicator {
+    private static final int FIRST_TAG = -1000;
+    private static final int TAG_RANGE = 1 << 28;
+
+    private final Comm comm;
+    private final JobRuntime runtime;
+    private final Map<String, String> hints;
+    private final int verbosity;
+    private int calls;
+
+    CollPort(Comm comm, JobRuntime runtime, Map<String, String> hints) {
+        this.comm = comm;
+        this.runtime = runtime;
+        this.hints = Map.copyOf(hints);
+        this.verbosity = runtime.collVerbosity;
+    }
+
+    /** The tag of the next collective call; every rank counts its calls alike. */
+    int nextTag() {
+        return FIRST_TAG - (calls++ % TAG_RANGE);
+    }
+
+    @Override
+    public int rank() {
+        return comm.rank();
+    }
+
+    @Override
+    public int size() {
+        return comm.size();
+    }
+
+    @Override
+    public String name() {
+        return comm.toString();
+    }
+
+    @Override
+    public PmlRequest isend(MemorySegment data, int dest, int tag) {
+        return runtime.pml.isend(data, comm.jobRanks[dest], tag, comm.context + 1, SendMode.STANDARD);
+    }
+
+    @Override
+    public PmlRequest irecv(MemorySegment buffer, int source, int tag) {
+        return runtime.pml.irecv(buffer, comm.jobRanks[source], tag, comm.context + 1);
+    }
+
+    @Override
+    public int verbosity() {
+        return verbosity;
+    }
+
+    @Override
+    public void log(String line) {
+        System.err.println("jmca: rank " + runtime.job.rank() + ": " + comm + ": " + line);
+    }
+
+    @Override
+    public String hint(String key) {
+        return hints.get(key);
+    }
+}

@@ -1,0 +1,229 @@
+package mpi;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.reflect.Array;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import org.jmca.mca.coll.Reduction;
+
+/**
+ * A reduction operation: one of the predefined ones in {@link MPI} (MAX, SUM, MINLOC...) or a
+ * user's {@link UserFunction}. Applied to a datatype it becomes the {@link Reduction} the coll
+ * modules run; a predefined operation that is not defined for the type is an MPI_ERR_OP.
+ */
+public final class Op {
+
+    /** The predefined operations. */
+    enum Predefined { MAX, MIN, SUM, PROD, LAND, BAND, LOR, BOR, LXOR, BXOR, MINLOC, MAXLOC }
+
+    private final Predefined predefined;
+    private final UserFunction function;
+    private final boolean commutative;
+    private boolean freed;
+
+    Op(Predefined predefined) {
+        this.predefined = predefined;
+        this.function = null;
+        this.commutative = true;
+    }
+
+    /** A user-defined operation; {@code commute} says whether operand order may change. */
+    public Op(UserFunction function, boolean commute) {
+        this.predefined = null;
+        this.function = function;
+        this.commutative = commute;
+    }
+
+    public boolean isCommutative() {
+        return commutative;
+    }
+
+    public void free() {
+        freed = true;
+    }
+
+    public boolean isNull() {
+        return freed;
+    }
+
+    @Override
+    public String toString() {
+        return predefined != null ? "MPI." + predefined : "a user-defined op";
+    }
+
+    /** This operation on elements of {@code type}. */
+    Reduction bind(Datatype type) throws MPIException {
+        if (freed) {
+            throw new MPIException(MPI.ERR_OP, "the operation has been freed");
+        }
+        if (function != null) {
+            return new UserReduction(function, type, commutative);
+        }
+        if (type.isPair() != (predefined == Predefined.MINLOC || predefined == Predefined.MAXLOC)) {
+            throw undefined(type, type.isPair() ? "pair types only take MPI.MINLOC and MPI.MAXLOC"
+                    : "MINLOC and MAXLOC need a pair type such as MPI.INT2 or MPI.DOUBLE_INT");
+        }
+        boolean floating = type.base() == Datatype.Base.FLOAT || type.base() == Datatype.Base.DOUBLE;
+        boolean bitwise = predefined == Predefined.BAND || predefined == Predefined.BOR || predefined == Predefined.BXOR;
+        boolean logical = predefined == Predefined.LAND || predefined == Predefined.LOR || predefined == Predefined.LXOR;
+        if (floating && (bitwise || logical)) {
+            throw undefined(type, "it is defined for integer and boolean types");
+        }
+        if (type.base() == Datatype.Base.BOOLEAN && !(bitwise || logical)) {
+            throw undefined(type, "booleans take the logical and bitwise operations only");
+        }
+        return new PredefinedReduction(predefined, type);
+    }
+
+    private MPIException undefined(Datatype type, String why) {
+        return new MPIException(MPI.ERR_OP, this + " is not defined for " + type + ": " + why);
+    }
+
+    /** A predefined operation, reading integers as long and floating-point values as double. */
+    private record PredefinedReduction(Predefined op, Datatype type) implements Reduction {
+
+        @Override
+        public boolean commutative() {
+            return true;
+        }
+
+        @Override
+        public void apply(MemorySegment in, MemorySegment inout, int count) {
+            int size = type.size();
+            boolean floating = type.base() == Datatype.Base.FLOAT || type.base() == Datatype.Base.DOUBLE;
+            for (int i = 0; i < count; i++) {
+                long at = (long) i * size;
+                if (type.isPair()) {
+                    applyLoc(in, inout, at, floating);
+                } else if (floating) {
+                    write(inout, at, Double.doubleToRawLongBits(combine(readDouble(in, at), readDouble(inout, at))));
+                } else {
+                    write(inout, at, combine(read(in, at), read(inout, at)));
+                }
+            }
+        }
+
+        private void applyLoc(MemorySegment in, MemorySegment inout, long at, boolean floating) {
+            int inIndex = in.get(ValueLayout.JAVA_INT_UNALIGNED, at + type.indexOffset());
+            int ioIndex = inout.get(ValueLayout.JAVA_INT_UNALIGNED, at + type.indexOffset());
+            int order = floating ? Double.compare(readDouble(in, at), readDouble(inout, at))
+                    : Long.compare(read(in, at), read(inout, at));
+            boolean takeIn = op == Predefined.MINLOC ? order < 0 : order > 0;
+            if (order == 0) {
+                inout.set(ValueLayout.JAVA_INT_UNALIGNED, at + type.indexOffset(), Math.min(inIndex, ioIndex));
+            } else if (takeIn) {
+                MemorySegment.copy(in, at, inout, at, type.size());
+            }
+        }
+
+        private long combine(long a, long b) {
+            return switch (op) {
+                case MAX -> Math.max(a, b);
+                case MIN -> Math.min(a, b);
+                case SUM -> a + b;
+                case PROD -> a * b;
+                case LAND -> (a != 0 && b != 0) ? 1 : 0;
+                case LOR -> (a != 0 || b != 0) ? 1 : 0;
+                case LXOR -> ((a != 0) != (b != 0)) ? 1 : 0;
+                case BAND -> a & b;
+                case BOR -> a | b;
+                case BXOR -> a ^ b;
+                case MINLOC, MAXLOC -> throw new IllegalStateException();
+            };
+        }
+
+        private double combine(double a, double b) {
+            return switch (op) {
+                case MAX -> Math.max(a, b);
+                case MIN -> Math.min(a, b);
+                case SUM -> a + b;
+                case PROD -> a * b;
+                default -> throw new IllegalStateException(op + " on floating point");
+            };
+        }
+
+        private long read(MemorySegment m, long at) {
+            return switch (type.base()) {
+                case BYTE, BOOLEAN -> m.get(ValueLayout.JAVA_BYTE, at);
+                case CHAR -> m.get(ValueLayout.JAVA_CHAR_UNALIGNED, at);
+                case SHORT -> m.get(ValueLayout.JAVA_SHORT_UNALIGNED, at);
+                case INT -> m.get(ValueLayout.JAVA_INT_UNALIGNED, at);
+                case LONG -> m.get(ValueLayout.JAVA_LONG_UNALIGNED, at);
+                case FLOAT, DOUBLE -> throw new IllegalStateException();
+            };
+        }
+
+        private double readDouble(MemorySegment m, long at) {
+            return type.base() == Datatype.Base.FLOAT ? m.get(ValueLayout.JAVA_FLOAT_UNALIGNED, at)
+                    : m.get(ValueLayout.JAVA_DOUBLE_UNALIGNED, at);
+        }
+
+        /** Stores a result: integers narrowed to the type, doubles given as raw bits. */
+        private void write(MemorySegment m, long at, long value) {
+            switch (type.base()) {
+                case BYTE, BOOLEAN -> m.set(ValueLayout.JAVA_BYTE, at, (byte) value);
+                case CHAR -> m.set(ValueLayout.JAVA_CHAR_UNALIGNED, at, (char) value);
+                case SHORT -> m.set(ValueLayout.JAVA_SHORT_UNALIGNED, at, (short) value);
+                case INT -> m.set(ValueLayout.JAVA_INT_UNALIGNED, at, (int) value);
+                case LONG -> m.set(ValueLayout.JAVA_LONG_UNALIGNED, at, value);
+                case FLOAT -> m.set(ValueLayout.JAVA_FLOAT_UNALIGNED, at, (float) Double.longBitsToDouble(value));
+                case DOUBLE -> m.set(ValueLayout.JAVA_DOUBLE_UNALIGNED, at, Double.longBitsToDouble(value));
+            }
+        }
+    }
+
+    /**
+     * A user's function: called with arrays of the datatype's array type when it overrides the
+     * array form, else with native-order ByteBuffers. Arrays are copies, written back after the call.
+     */
+    private record UserReduction(UserFunction function, Datatype type, boolean commutative) implements Reduction {
+
+        @Override
+        public void apply(MemorySegment in, MemorySegment inout, int count) {
+            try {
+                if (overridesArrayForm() && type.arrayType() != null && type != MPI.BOOLEAN) {
+                    Object inArray = toArray(in, count);
+                    Object inoutArray = toArray(inout, count);
+                    function.call(inArray, inoutArray, count, type);
+                    MemorySegment result = arraySegment(inoutArray);
+                    MemorySegment.copy(result, 0, inout, 0, result.byteSize());
+                } else {
+                    ByteBuffer a = in.asByteBuffer().order(ByteOrder.nativeOrder());
+                    ByteBuffer b = inout.asByteBuffer().order(ByteOrder.nativeOrder());
+                    function.call(a, b, count, type);
+                }
+            } catch (MPIException e) {
+                throw new org.jmca.mca.McaException("the user-defined operation failed: " + e.getMessage(), e);
+            }
+        }
+
+        private boolean overridesArrayForm() {
+            try {
+                return function.getClass().getMethod("call", Object.class, Object.class, int.class, Datatype.class)
+                        .getDeclaringClass() != UserFunction.class;
+            } catch (NoSuchMethodException e) {
+                return false;
+            }
+        }
+
+        private Object toArray(MemorySegment m, int count) {
+            Object array = Array.newInstance(type.arrayType().componentType(), count * type.arrayElements());
+            MemorySegment.copy(m, 0, arraySegment(array), 0, (long) count * type.size());
+            return array;
+        }
+
+        private static MemorySegment arraySegment(Object array) {
+            return switch (array) {
+                case byte[] a -> MemorySegment.ofArray(a);
+                case char[] a -> MemorySegment.ofArray(a);
+                case short[] a -> MemorySegment.ofArray(a);
+                case int[] a -> MemorySegment.ofArray(a);
+                case long[] a -> MemorySegment.ofArray(a);
+                case float[] a -> MemorySegment.ofArray(a);
+                case double[] a -> MemorySegment.ofArray(a);
+                default -> throw new IllegalArgumentException(array.getClass().toString());
+            };
+        }
+    }
+}
