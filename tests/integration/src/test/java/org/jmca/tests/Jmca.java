@@ -20,6 +20,8 @@ import java.util.concurrent.TimeUnit;
 final class Jmca {
     static final Path ROOT = Path.of(System.getProperty("jmca.root", "../..")).toAbsolutePath().normalize();
     static final Path EXAMPLE_PLUGIN = Path.of(System.getProperty("jmca.example.plugin", "")).toAbsolutePath();
+    static final Path EXAMPLE_COLL_PLUGIN =
+            Path.of(System.getProperty("jmca.example.coll.plugin", "")).toAbsolutePath();
     static final Path LIB = ROOT.resolve("dist/target/jmca/lib");
     /** The compiled MPI test programs (org.jmca.tests.programs). */
     static final Path PROGRAMS = Path.of(System.getProperty("jmca.programs", "target/test-classes")).toAbsolutePath();
@@ -58,6 +60,13 @@ final class Jmca {
         return env("CLASSPATH", EXAMPLE_PLUGIN.toString());
     }
 
+    Jmca withExampleCollPlugin() {
+        if (!Files.isRegularFile(EXAMPLE_COLL_PLUGIN)) {
+            throw new IllegalStateException("the example coll plug-in jar is missing: " + EXAMPLE_COLL_PLUGIN);
+        }
+        return env("CLASSPATH", EXAMPLE_COLL_PLUGIN.toString());
+    }
+
     /** Runs {@code bin/<command> args...}. */
     Result run(String command, String... args) {
         List<String> line = new ArrayList<>();
@@ -70,7 +79,10 @@ final class Jmca {
     Result mpirun(int np, String program, List<String> flags, String... args) {
         List<String> line = new ArrayList<>(List.of("-np", String.valueOf(np)));
         line.addAll(flags);
-        line.addAll(List.of("-cp", PROGRAMS.toString(), "org.jmca.tests.programs." + program));
+        // -cp replaces $CLASSPATH, as for java: a plug-in set with withExample*Plugin joins the programs
+        String plugin = environment.get("CLASSPATH");
+        String classPath = PROGRAMS + (plugin == null ? "" : java.io.File.pathSeparator + plugin);
+        line.addAll(List.of("-cp", classPath, "org.jmca.tests.programs." + program));
         line.addAll(List.of(args));
         return run("jmpirun", line.toArray(String[]::new));
     }

@@ -24,6 +24,7 @@ public final class OneAllreduce {
         int size = comm.getSize();
         int[] data = new int[count];
         Arrays.setAll(data, i -> i + rank);
+        comm.barrier();
         comm.allReduce(data, count, MPI.INT, MPI.SUM);
         for (int i = 0; i < count; i++) {
             Check.equal(data[i], (long) size * i + size * (size - 1) / 2, "allreduce element " + i);

@@ -1,0 +1,178 @@
+package org.jmca.tests;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Collectives through bin/jmpirun: every function of the mpi API checked by the program itself,
+ * and each path of coll/tuned's decision (forced parameter, classic rules file, HOCON table,
+ * fixed rules) asserted from the verbose report of the algorithm that ran.
+ */
+class CollectivesTest {
+
+    @TempDir
+    Path home;
+
+    private Jmca.Result run(int np, String program, List<String> flags, String... args) {
+        return new Jmca(home).mpirun(np, program, flags, args);
+    }
+
+    private static void assertPassed(Jmca.Result result, int np, String pass) {
+        assertThat(result.status()).as("status; stderr: %s", result.err()).isZero();
+        assertThat(result.outLines()).filteredOn(l -> l.startsWith("PASS " + pass)).hasSize(np);
+    }
+
+    @ParameterizedTest(name = "{0} ranks, coll={1}, btl={2}")
+    @CsvSource({"4, '', ''", "3, '', ''", "5, 'basic,self', ''", "3, '', 'self,tcp'", "1, '', ''"})
+    void everyCollectiveGivesTheResultsTheRanksComputeAlone(int np, String coll, String btl) {
+        List<String> flags = new ArrayList<>();
+        if (!coll.isEmpty()) {
+            flags.addAll(List.of("--mca", "coll", coll));
+        }
+        if (!btl.isEmpty()) {
+            flags.addAll(List.of("--mca", "btl", btl));
+        }
+        assertPassed(run(np, "Collectives", flags, "100000"), np, "collectives");
+    }
+
+    /** The allreduce decisions rank 0 reports at coll_base_verbose 2. */
+    private static List<String> allreduceDecisions(Jmca.Result result) {
+        return result.err().lines().filter(l -> l.startsWith("jmca: rank 0:") && l.contains("allreduce of")).toList();
+    }
+
+    @Test
+    void aForcedAlgorithmRunsWhateverTheRulesSay() {
+        Jmca.Result result = run(4, "OneAllreduce", List.of("--mca", "coll_base_verbose", "2",
+                "--mca", "coll_tuned_allreduce_algorithm", "ring"), "1000");
+        assertPassed(result, 4, "allreduce");
+        assertThat(allreduceDecisions(result)).singleElement().asString()
+                .contains("algorithm 4 (ring)", "forced by coll_tuned_allreduce_algorithm (command line");
+    }
+
+    @Test
+    void aForcedAlgorithmThatCannotServeTheCallGivesWayToTheFixedRulesAndSaysWhy() {
+        Jmca.Result result = run(3, "OneAllreduce", List.of("--mca", "coll_base_verbose", "2",
+                "--mca", "coll_tuned_barrier_algorithm", "two_proc", "--mca", "coll_tuned_allreduce_algorithm", "6"),
+                "10");
+        assertPassed(result, 3, "allreduce");
+        assertThat(allreduceDecisions(result)).singleElement().asString().contains("algorithm 6 (rabenseifner)");
+        assertThat(result.err()).contains("forced 5 (two_proc) passed over: two_proc needs exactly 2 ranks");
+    }
+
+    @Test
+    void aClassicRulesFileChoosesByCommunicatorAndMessageSize() throws IOException {
+        Path rules = home.resolve("tuning.rules");
+        Files.writeString(rules, """
+                rule-file-version-2
+                1            # one collective
+                2            # allreduce
+                2            # two communicator sizes
+                2            # from 2 ranks
+                1
+                0 5 0 0 0    # every size: segmented ring
+                4            # from 4 ranks
+                2
+                0 3 0 0 0    # small: recursive doubling
+                4096 2 0 0 0 # from 4 KiB: nonoverlapping
+                """);
+        List<String> flags = List.of("--mca", "coll_base_verbose", "2", "--mca", "coll_tuned_dynamic_rules_filename",
+                rules.toString());
+        Jmca.Result small = run(4, "OneAllreduce", flags, "10");
+        assertPassed(small, 4, "allreduce");
+        assertThat(allreduceDecisions(small)).singleElement().asString()
+                .contains("algorithm 3 (recursive_doubling)", "rules file " + rules + ":10");
+        Jmca.Result large = run(4, "OneAllreduce", flags, "2000");
+        assertThat(allreduceDecisions(large)).singleElement().asString()
+                .contains("algorithm 2 (nonoverlapping)", rules + ":11");
+        Jmca.Result three = run(3, "OneAllreduce", flags, "2000");
+        assertThat(allreduceDecisions(three)).singleElement().asString()
+                .contains("algorithm 5 (segmented_ring)", rules + ":7");
+    }
+
+    @Test
+    void aHoconTableNamesAlgorithms() throws IOException {
+        Path rules = home.resolve("tuning.conf");
+        Files.writeString(rules, """
+                # JMCA reads Open MPI's JSON rules, and HOCON with comments
+                rule_file_version = 3
+                module = tuned
+                collectives {
+                  allreduce = [
+                    { comm_size_min = 2, rules = [
+                        { msg_size_min = 0, msg_size_max = 1k, alg = basic_linear }
+                        { msg_size_min = 1025, alg = ring }
+                    ] }
+                  ]
+                }
+                """);
+        Jmca.Result result = run(4, "OneAllreduce", List.of("--mca", "coll_base_verbose", "2",
+                "--mca", "coll_tuned_dynamic_rules_filename", rules.toString()), "100");
+        assertPassed(result, 4, "allreduce");
+        assertThat(allreduceDecisions(result)).singleElement().asString()
+                .contains("algorithm 1 (basic_linear)", "rules file " + rules + ":7");
+    }
+
+    @Test
+    void withoutParametersOrTablesTheFixedRulesDecide() {
+        Jmca.Result result = run(4, "OneAllreduce", List.of("--mca", "coll_base_verbose", "2"), "100000");
+        assertPassed(result, 4, "allreduce");
+        assertThat(allreduceDecisions(result)).singleElement().asString()
+                .contains("algorithm 6 (rabenseifner)", "fixed rules: large messages, 4 ranks");
+    }
+
+    @Test
+    void aMalformedRulesFileStopsTheJobWithFileAndLine() throws IOException {
+        Path rules = home.resolve("broken.rules");
+        Files.writeString(rules, "1\n2\n1\n4\n1\n0 17 0 0\n");
+        Jmca.Result result = run(2, "OneAllreduce", List.of("--mca", "coll_tuned_dynamic_rules_filename",
+                rules.toString()), "10");
+        assertThat(result.status()).isNotZero();
+        assertThat(result.err()).contains(rules + ":6").contains("17");
+        assertThat(result.out()).doesNotContain("PASS");
+    }
+
+    @Test
+    void theVerboseReportNamesTheComponentOfEachFunction() {
+        Jmca.Result result = run(2, "OneAllreduce", List.of("--mca", "coll_base_verbose", "1"), "10");
+        assertPassed(result, 2, "allreduce");
+        assertThat(result.err()).contains("MPI_COMM_WORLD: coll: allreduce: tuned (fixed rules)",
+                "MPI_COMM_WORLD: coll: gatherv: basic (linear: linear)",
+                "MPI_COMM_SELF: coll: allreduce: self (local copy)",
+                "coll/self: declined: serves communicators of one process only; this one has 2");
+    }
+
+    @Test
+    void aCommunicatorPreferenceChoosesAndExcludesComponents() {
+        Jmca.Result preferBasic = run(2, "OneAllreduce", List.of("--mca", "coll_base_verbose", "1"), "10", "basic");
+        assertPassed(preferBasic, 2, "allreduce");
+        assertThat(preferBasic.err()).contains("MPI_COMM_WORLD's dup: coll: allreduce: basic");
+        Jmca.Result unknown = run(2, "OneAllreduce", List.of(), "10", "fancy,^tuned");
+        assertThat(unknown.status()).isNotZero();
+        assertThat(unknown.err()).contains("names coll/fancy, which is not among the selected coll components");
+    }
+
+    @Test
+    void aThirdPartyComponentOnTheClassPathWinsAllreduceAndLeavesTheRestToTuned() {
+        Jmca.Result with = new Jmca(home).withExampleCollPlugin().mpirun(4, "OneAllreduce",
+                List.of("--mca", "coll_base_verbose", "2"), "100");
+        assertPassed(with, 4, "allreduce");
+        assertThat(with.err()).contains("MPI_COMM_WORLD: coll: allreduce: gatherall (gather-reduce-send",
+                "MPI_COMM_WORLD: coll: bcast: tuned", "coll:gatherall: allreduce of 400 B");
+        Jmca.Result without = run(4, "OneAllreduce", List.of("--mca", "coll_base_verbose", "2"), "100");
+        assertPassed(without, 4, "allreduce");
+        assertThat(without.err()).contains("MPI_COMM_WORLD: coll: allreduce: tuned").doesNotContain("gatherall");
+        Jmca.Result small = new Jmca(home).withExampleCollPlugin().mpirun(2, "OneAllreduce",
+                List.of("--mca", "coll_base_verbose", "1"), "100");
+        assertPassed(small, 2, "allreduce");
+        assertThat(small.err()).contains("coll/gatherall: declined: communicator smaller than coll_gatherall_min_size=4");
+    }
+}
