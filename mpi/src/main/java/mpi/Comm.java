@@ -68,7 +68,7 @@ public class Comm {
         try {
             CollSelection.Result selected = CollSelection.select(runtime.collCandidates, collPort);
             this.coll = selected.table();
-            if (runtime.collVerbosity >= 1 && rank == 0) {
+            if (runtime.collVerbosity >= 1 && rank == 0 && (jobRanks.length > 1 || runtime.job.rank() == 0)) {
                 selected.components().forEach(line -> collPort.log("coll: " + line));
                 selected.functions().forEach(line -> collPort.log("coll: " + line));
             }

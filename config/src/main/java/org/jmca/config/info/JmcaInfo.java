@@ -23,6 +23,12 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import java.lang.foreign.MemorySegment;
+import org.jmca.mca.ComponentStatus;
+import org.jmca.mca.coll.CollCommunicator;
+import org.jmca.mca.coll.CollComponent;
+import org.jmca.mca.coll.CollSelection;
+import org.jmca.mca.pml.PmlRequest;
 
 /**
  * {@code jmca-info}: what JMCA finds in this process — frameworks, components with their status
@@ -53,6 +59,11 @@ public final class JmcaInfo implements Callable<Integer> {
 
     @Option(names = "--all", description = "Show every parameter of every component (same as --param all all).")
     private boolean all;
+
+    @Option(names = "--coll-comm-size", paramLabel = "N",
+            description = "Show which coll component (and how it chooses its algorithm) serves each collective"
+                    + " on a communicator of N ranks, as coll_base_verbose=1 reports it in a job.")
+    private Integer collCommSize;
 
     @Option(names = "--parsable", description = "One 'mca:FW:COMP:...:VALUE' line per field, for scripts.")
     private boolean parsable;
@@ -106,8 +117,52 @@ public final class JmcaInfo implements Callable<Integer> {
             } else {
                 printReport(frameworks, shown, maxLevel);
             }
+            if (collCommSize != null) {
+                printCollTable(frameworks, collCommSize);
+            }
         }
         return 0;
+    }
+
+    /** The coll selection for a communicator of {@code size} ranks, as rank 0 of a job would make it. */
+    private void printCollTable(McaFrameworks frameworks, int size) {
+        if (size < 1) {
+            throw new McaException("--coll-comm-size " + size + ": a communicator has at least 1 rank");
+        }
+        List<CollSelection.Candidate> candidates = frameworks.selection(Framework.COLL).statuses().stream()
+                .filter(s -> s.state() == ComponentStatus.State.SELECTED)
+                .map(s -> new CollSelection.Candidate((CollComponent) s.component(), s.priority()))
+                .toList();
+        CollSelection.Result result = CollSelection.select(candidates, new CollCommunicator() {
+            @Override
+            public int rank() {
+                return 0;
+            }
+
+            @Override
+            public int size() {
+                return size;
+            }
+
+            @Override
+            public String name() {
+                return "a communicator of " + size + " ranks";
+            }
+
+            @Override
+            public PmlRequest isend(MemorySegment data, int dest, int tag) {
+                throw new UnsupportedOperationException("jmca-info sends nothing");
+            }
+
+            @Override
+            public PmlRequest irecv(MemorySegment buffer, int source, int tag) {
+                throw new UnsupportedOperationException("jmca-info receives nothing");
+            }
+        });
+        out.println();
+        out.println("Collectives on a communicator of " + size + " rank" + (size == 1 ? "" : "s") + ":");
+        result.components().forEach(line -> out.println("  " + line));
+        result.functions().forEach(line -> out.println("  " + line));
     }
 
     private List<Param<?>> selectParams(McaFrameworks frameworks, int maxLevel) {

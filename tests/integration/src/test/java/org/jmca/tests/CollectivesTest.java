@@ -175,4 +175,30 @@ class CollectivesTest {
         assertPassed(small, 2, "allreduce");
         assertThat(small.err()).contains("coll/gatherall: declined: communicator smaller than coll_gatherall_min_size=4");
     }
+
+    @Test
+    void jmcaInfoValidatesARulesTableAndPrintsTheDecisionItImplies() throws IOException {
+        Path rules = home.resolve("check.rules");
+        Files.writeString(rules, "1\n7   # bcast\n1\n2\n2\n0 6 0 0\n8192 3 0 65536\n");
+        Jmca.Result decision = new Jmca(home).run("jmca-info", "--coll-rules", rules.toString(), "--comm-size", "16",
+                "--msg-size", "64k");
+        assertThat(decision.status()).as(decision.err()).isZero();
+        assertThat(decision.out()).contains("bcast", "algorithm 3 (pipeline)", "segment size 65536", rules + ":7");
+        Files.writeString(rules, "1\n7\n1\n2\n2\n0 6 0 0\n8192 12 0 65536\n");
+        Jmca.Result broken = new Jmca(home).run("jmca-info", "--coll-rules", rules.toString());
+        assertThat(broken.status()).isEqualTo(1);
+        assertThat(broken.err()).contains(rules + ":7:", "found 12", "9 scatter_allgather_ring");
+    }
+
+    @Test
+    void jmcaInfoShowsWhichComponentServesEachFunctionOfACommunicator() {
+        Jmca.Result result = new Jmca(home).run("jmca-info", "--coll-comm-size", "1");
+        assertThat(result.status()).as(result.err()).isZero();
+        assertThat(result.out()).contains("Collectives on a communicator of 1 rank:", "allreduce: self (local copy)",
+                "coll/tuned: declined: serves communicators of 2 ranks or more");
+        Jmca.Result forced = new Jmca(home).run("jmca-info", "--coll-comm-size", "8", "--mca",
+                "coll_tuned_bcast_algorithm", "knomial");
+        assertThat(forced.out()).contains("bcast: tuned (forced 7 (knomial) by coll_tuned_bcast_algorithm",
+                "scatterv: basic");
+    }
 }
