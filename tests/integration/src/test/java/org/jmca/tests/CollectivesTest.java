@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -200,5 +201,55 @@ class CollectivesTest {
                 "coll_tuned_bcast_algorithm", "knomial");
         assertThat(forced.out()).contains("bcast: tuned (forced 7 (knomial) by coll_tuned_bcast_algorithm",
                 "scatterv: basic");
+    }
+
+    /** Open MPI's algorithms of each collective tuned serves, by number (two_proc runs on 2 ranks only). */
+    private static final Map<String, List<String>> ALGORITHMS = Map.ofEntries(
+            Map.entry("allgather", List.of("linear", "bruck", "recursive_doubling", "ring", "neighbor", "two_proc",
+                    "sparbit")),
+            Map.entry("allgatherv", List.of("default", "bruck", "ring", "neighbor", "two_proc", "sparbit")),
+            Map.entry("allreduce", List.of("basic_linear", "nonoverlapping", "recursive_doubling", "ring",
+                    "segmented_ring", "rabenseifner")),
+            Map.entry("alltoall", List.of("linear", "pairwise", "modified_bruck", "linear_sync", "two_proc")),
+            Map.entry("alltoallv", List.of("basic_linear", "pairwise")),
+            Map.entry("barrier", List.of("linear", "double_ring", "recursive_doubling", "bruck", "two_proc", "tree")),
+            Map.entry("bcast", List.of("basic_linear", "chain", "pipeline", "split_binary_tree", "binary_tree",
+                    "binomial", "knomial", "scatter_allgather", "scatter_allgather_ring")),
+            Map.entry("exscan", List.of("linear", "recursive_doubling")),
+            Map.entry("gather", List.of("basic_linear", "binomial", "linear_sync")),
+            Map.entry("reduce", List.of("linear", "chain", "pipeline", "binary", "binomial", "in-order_binary",
+                    "rabenseifner")),
+            Map.entry("reduce_scatter", List.of("non-overlapping", "recursive_halving", "ring", "butterfly")),
+            Map.entry("reduce_scatter_block", List.of("basic_linear", "recursive_doubling", "recursive_halving",
+                    "butterfly")),
+            Map.entry("scan", List.of("linear", "recursive_doubling")),
+            Map.entry("scatter", List.of("basic_linear", "binomial", "linear_nb")));
+
+    /**
+     * Every algorithm on real JVMs: job k forces algorithm k of every collective that has one
+     * (with small segments, so the pipelines cut messages), runs every collective of the API,
+     * checks the results, and the verbose report shows each forced algorithm ran.
+     */
+    @ParameterizedTest(name = "algorithm {0} of every collective on {1} ranks")
+    @CsvSource({"1, 3", "2, 3", "3, 3", "4, 3", "5, 3", "6, 3", "7, 3", "8, 3", "9, 3",
+            "1, 4", "2, 4", "3, 4", "4, 4", "5, 4", "6, 4", "7, 4", "8, 4", "9, 4"})
+    void everyForcedAlgorithmGivesTheRightResults(int k, int np) {
+        List<String> flags = new ArrayList<>(List.of("--mca", "coll_base_verbose", "2"));
+        Map<String, String> expected = new java.util.TreeMap<>();
+        ALGORITHMS.forEach((coll, names) -> {
+            if (k <= names.size()) {
+                flags.addAll(List.of("--mca", "coll_tuned_" + coll + "_algorithm", String.valueOf(k),
+                        "--mca", "coll_tuned_" + coll + "_algorithm_segmentsize", "4k"));
+                if (!names.get(k - 1).equals("two_proc")) {
+                    expected.put(coll, " B on " + np + " ranks: algorithm " + k + " (" + names.get(k - 1) + ") [forced by");
+                }
+            }
+        });
+        Jmca.Result result = run(np, "Collectives", flags, "20000");
+        assertPassed(result, np, "collectives");
+        List<String> decisions = result.err().lines().filter(l -> l.startsWith("jmca: rank 0:")).toList();
+        expected.forEach((coll, decision) -> assertThat(decisions)
+                .as("%s ran algorithm %d", coll, k)
+                .anyMatch(l -> l.contains("coll:tuned: " + coll + " of ") && l.contains(decision)));
     }
 }
