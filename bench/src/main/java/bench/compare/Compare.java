@@ -1,0 +1,181 @@
+package bench.compare;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code bench/compare}: runs OSU-style benchmarks on JMCA and, where Open MPI is installed, their
+ * C counterparts (compiled here with mpicc) under Open MPI's mpirun, interleaved round after
+ * round; prints the medians and the JMCA/Open MPI ratio per size, and writes CSV files, PNG plots
+ * and a Markdown summary (which {@code --update} puts into BENCHMARKS.md).
+ */
+@Command(name = "bench/compare", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Runs benchmarks on JMCA and Open MPI side by side and compares the medians.",
+                "Needs a built tree (./mvnw -q install -DskipTests); Open MPI from openmpi-bin and libopenmpi-dev."})
+public final class Compare implements Callable<Integer> {
+
+    @Option(names = "--quick", description = "latency, bw, bcast and allreduce on 2 ranks over sm and tcp,"
+            + " 3 rounds, fewer iterations: under 10 minutes on 2 cores.")
+    boolean quick;
+
+    @Option(names = {"-b", "--benchmarks"}, split = ",", paramLabel = "NAME",
+            description = "Benchmarks to run: ${COMPLETION-CANDIDATES} (default: all).")
+    List<Benchmark> benchmarks;
+
+    @Option(names = {"-t", "--transports"}, split = ",", paramLabel = "BTL", defaultValue = "sm,tcp",
+            description = "Transports: sm, tcp (default: ${DEFAULT-VALUE}).")
+    List<String> transports;
+
+    @Option(names = {"-n", "--np"}, defaultValue = "2", description = "Ranks of the collective benchmarks"
+            + " (point-to-point ones always use 2; default ${DEFAULT-VALUE}).")
+    int np;
+
+    @Option(names = {"-r", "--rounds"}, description = "Interleaved rounds (default 5, 3 with --quick).")
+    Integer rounds;
+
+    @Option(names = {"-m", "--sizes"}, paramLabel = "MIN:MAX", defaultValue = "1:1048576",
+            description = "Message sizes in bytes (default ${DEFAULT-VALUE}).")
+    String sizes;
+
+    @Option(names = {"-i", "--iterations"}, description = "Iterations per size (default 2000, 300 with --quick).")
+    Integer iterations;
+
+    @Option(names = {"-o", "--out"}, defaultValue = "bench/results", paramLabel = "DIR",
+            description = "Where CSV files, plots and summary.md go (default ${DEFAULT-VALUE}).")
+    Path out;
+
+    @Option(names = "--update", paramLabel = "FILE", description = "Also write the summary between the"
+            + " '<!-- compare:begin -->' and '<!-- compare:end -->' lines of FILE (e.g. BENCHMARKS.md).")
+    Path update;
+
+    @Option(names = "--jmca-only", description = "Do not run Open MPI even if it is installed.")
+    boolean jmcaOnly;
+
+    private final Path root;
+    private final String commandLine;
+
+    Compare(Path root, String commandLine) {
+        this.root = root;
+        this.commandLine = commandLine;
+    }
+
+    public static void main(String[] args) {
+        Path root = Path.of(System.getProperty("jmca.root", ".")).toAbsolutePath().normalize();
+        Compare compare = new Compare(root, ("bench/compare " + String.join(" ", args)).strip());
+        System.exit(new CommandLine(compare).setCaseInsensitiveEnumValuesAllowed(true).execute(args));
+    }
+
+    /** One measured run's key. */
+    record Series(Benchmark benchmark, String transport, String implementation) {
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        List<Benchmark> chosen = benchmarks != null ? benchmarks
+                : quick ? List.of(Benchmark.LATENCY, Benchmark.BW, Benchmark.BCAST, Benchmark.ALLREDUCE)
+                : List.of(Benchmark.values());
+        int roundCount = rounds != null ? rounds : quick ? 3 : 5;
+        int iters = iterations != null ? iterations : quick ? 300 : 2000;
+        Benchmark.Sizes range = parseSizes(sizes);
+        for (String transport : transports) {
+            if (!transport.equals("sm") && !transport.equals("tcp")) {
+                throw new CommandLine.ParameterException(new CommandLine(this), "--transports " + transport
+                        + ": the transports are sm and tcp");
+            }
+        }
+        Launchers launchers = new Launchers(root, np);
+        boolean withOpenMpi = !jmcaOnly && launchers.openMpiInstalled();
+        if (!withOpenMpi) {
+            System.err.println("compare: " + (jmcaOnly ? "--jmca-only" : "Open MPI is not installed (apt-get install"
+                    + " openmpi-bin libopenmpi-dev)") + ": measuring JMCA alone");
+        } else {
+            launchers.compile(chosen);
+        }
+        List<String> implementations = withOpenMpi ? List.of("JMCA", "Open MPI") : List.of("JMCA");
+        Map<Series, SortedMap<Long, List<Double>>> results = new LinkedHashMap<>();
+        List<String> csv = new ArrayList<>(List.of("benchmark,transport,implementation,round,size,value"));
+        int total = roundCount * chosen.size() * transports.size() * implementations.size();
+        int done = 0;
+        long started = System.nanoTime();
+        for (int round = 1; round <= roundCount; round++) {
+            for (Benchmark benchmark : chosen) {
+                for (String transport : transports) {
+                    List<String> order = new ArrayList<>(implementations);
+                    if (round % 2 == 0) {
+                        order = order.reversed();
+                    }
+                    for (String implementation : order) {
+                        progress(done, total, started, round, roundCount, benchmark, transport, implementation);
+                        String output = implementation.equals("JMCA")
+                                ? launchers.jmca(benchmark, transport, benchmark.javaArgs(range, iters, iters / 10))
+                                : launchers.openMpi(benchmark, transport, benchmark.cArgs(range, iters, iters / 10));
+                        SortedMap<Long, Double> table = OsuTable.parse(output, implementation + " " + benchmark.id());
+                        Series series = new Series(benchmark, transport, implementation);
+                        for (var row : table.entrySet()) {
+                            if (range.covers(row.getKey())) {
+                                results.computeIfAbsent(series, s -> new TreeMap<>())
+                                        .computeIfAbsent(row.getKey(), s -> new ArrayList<>()).add(row.getValue());
+                                csv.add(benchmark.id() + "," + transport + "," + implementation + "," + round + ","
+                                        + row.getKey() + "," + row.getValue());
+                            }
+                        }
+                        done++;
+                    }
+                }
+            }
+        }
+        Files.createDirectories(out);
+        Files.write(out.resolve("results.csv"), csv);
+        Report report = new Report(results, chosen, transports, withOpenMpi, roundCount, np);
+        Files.write(out.resolve("medians.csv"), report.mediansCsv());
+        List<Path> plots = new Plots(out).draw(report);
+        String summary = report.markdown(commandLine, Machine.describe(launchers), plots, out);
+        Files.writeString(out.resolve("summary.md"), summary);
+        System.out.println(summary);
+        if (update != null) {
+            Report.replaceBetweenMarkers(update, summary);
+            System.err.println("compare: updated " + update);
+        }
+        System.err.printf("compare: %d runs in %s; CSV, plots and summary.md in %s%n", total,
+                format(Duration.ofNanos(System.nanoTime() - started)), out);
+        return 0;
+    }
+
+    static Benchmark.Sizes parseSizes(String text) {
+        String[] parts = text.split(":");
+        try {
+            long min = parts.length == 2 ? Long.parseLong(parts[0]) : 1;
+            long max = Long.parseLong(parts[parts.length - 1]);
+            if (parts.length > 2 || min < 0 || max < min) {
+                throw new NumberFormatException();
+            }
+            return new Benchmark.Sizes(min, max);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("--sizes " + text + ": expected MIN:MAX or MAX in bytes, MIN <= MAX");
+        }
+    }
+
+    private static void progress(int done, int total, long started, int round, int rounds, Benchmark benchmark,
+                                 String transport, String implementation) {
+        long elapsed = System.nanoTime() - started;
+        String left = done == 0 ? "" : ", about " + format(Duration.ofNanos(elapsed / done * (total - done))) + " left";
+        System.err.printf("compare: [%d/%d] round %d/%d: %s over %s on %s (elapsed %s%s)%n", done + 1, total, round,
+                rounds, benchmark.id(), transport, implementation, format(Duration.ofNanos(elapsed)), left);
+    }
+
+    static String format(Duration d) {
+        long s = d.toSeconds();
+        return s >= 60 ? (s / 60) + "m" + String.format("%02d", s % 60) + "s" : s + "s";
+    }
+}

@@ -1,0 +1,118 @@
+package bench.compare;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Starts the two sides: JMCA's Java benchmarks through bin/jmpirun and the C programs under Open
+ * MPI's mpirun, each over the chosen transport, ranks bound to cores when there are enough.
+ */
+final class Launchers {
+    private static final long TIMEOUT_MINUTES = 10;
+
+    private final Path root;
+    private final int np;
+    private final Path cPrograms;
+
+    Launchers(Path root, int np) {
+        this.root = root;
+        this.np = np;
+        this.cPrograms = root.resolve("bench/target/c");
+    }
+
+    boolean openMpiInstalled() {
+        return onPath("mpicc") && onPath("mpirun");
+    }
+
+    private static boolean onPath(String command) {
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
+            if (Files.isExecutable(Path.of(dir, command))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Compiles the C counterparts of {@code benchmarks} with mpicc. */
+    void compile(List<Benchmark> benchmarks) throws IOException, InterruptedException {
+        Files.createDirectories(cPrograms);
+        for (Benchmark benchmark : benchmarks) {
+            Path source = root.resolve("bench/c/" + benchmark.cProgram + ".c");
+            if (!Files.isRegularFile(source)) {
+                throw new IllegalStateException("no C counterpart for " + benchmark.id() + ": " + source + " is missing");
+            }
+            run(List.of("mpicc", "-O2", "-o", cPrograms.resolve(benchmark.cProgram).toString(), source.toString()),
+                    "mpicc " + source.getFileName());
+        }
+    }
+
+    private int ranks(Benchmark benchmark) {
+        return benchmark.pointToPoint ? 2 : np;
+    }
+
+    private boolean bind(Benchmark benchmark) {
+        return ranks(benchmark) <= Runtime.getRuntime().availableProcessors();
+    }
+
+    String jmca(Benchmark benchmark, String transport, List<String> args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of(root.resolve("bin/jmpirun").toString(), "-np",
+                String.valueOf(ranks(benchmark))));
+        if (bind(benchmark)) {
+            command.addAll(List.of("--bind-to", "core"));
+        }
+        command.addAll(List.of("--mca", "btl", "self," + transport, "-cp",
+                root.resolve("bench/target/jmca-bench.jar").toString(), "bench." + benchmark.javaClass));
+        command.addAll(args);
+        return run(command, "JMCA " + benchmark.id());
+    }
+
+    String openMpi(Benchmark benchmark, String transport, List<String> args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of("mpirun", "-np", String.valueOf(ranks(benchmark)),
+                "--mca", "pml", "ob1", "--mca", "btl", "self," + (transport.equals("sm") ? "vader" : transport)));
+        command.addAll(bind(benchmark) ? List.of("--bind-to", "core") : List.of("--oversubscribe"));
+        command.add(cPrograms.resolve(benchmark.cProgram).toString());
+        command.addAll(args);
+        return run(command, "Open MPI " + benchmark.id());
+    }
+
+    /** The first line of {@code mpirun --version}, or null. */
+    String openMpiVersion() {
+        try {
+            return run(List.of("mpirun", "--version"), "mpirun --version").lines().findFirst().orElse(null);
+        } catch (IOException | RuntimeException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+    }
+
+    /** Runs a command; returns its standard output, or throws with its error output if it fails. */
+    private String run(List<String> command, String what) throws IOException, InterruptedException {
+        ProcessBuilder builder = new ProcessBuilder(command);
+        builder.environment().put("OMPI_ALLOW_RUN_AS_ROOT", "1");
+        builder.environment().put("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
+        builder.environment().put("OMPI_MCA_btl_vader_single_copy_mechanism", "cma");
+        Path errors = Files.createTempFile("compare", ".err");
+        builder.redirectError(errors.toFile());
+        Process process = builder.start();
+        byte[] output = process.getInputStream().readAllBytes();
+        if (!process.waitFor(TIMEOUT_MINUTES, TimeUnit.MINUTES)) {
+            process.destroyForcibly();
+            throw new IllegalStateException(what + " did not finish in " + TIMEOUT_MINUTES + " minutes: "
+                    + String.join(" ", command));
+        }
+        String stderr = Files.readString(errors);
+        Files.delete(errors);
+        if (process.exitValue() != 0) {
+            throw new IllegalStateException(what + " failed with status " + process.exitValue() + ": "
+                    + String.join(" ", command) + "\n" + stderr);
+        }
+        return new String(output, StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,117 @@
+package bench.compare;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.DoubleRange;
+import net.jqwik.api.constraints.Size;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The comparison's parsing, statistics and report, without running anything. */
+class CompareHarnessTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void readsTheFirstValueOfEveryOsuDataLine() {
+        SortedMap<Long, Double> table = OsuTable.parse("""
+                # OSU MPI Latency Test (C, Open MPI)
+                # Size          Latency (us)
+                0                       0.21
+                1                       0.25   extra columns are ignored
+                1048576              1234.50
+                """, "osu_latency");
+        assertThat(table).containsExactly(Map.entry(0L, 0.21), Map.entry(1L, 0.25), Map.entry(1048576L, 1234.5));
+    }
+
+    @Test
+    void outputWithoutResultsOrWithGarbageIsAnErrorThatShowsIt() {
+        assertThatThrownBy(() -> OsuTable.parse("# header only\n", "JMCA bcast"))
+                .hasMessageContaining("JMCA bcast printed no results").hasMessageContaining("# header only");
+        assertThatThrownBy(() -> OsuTable.parse("8 fast\n", "JMCA latency"))
+                .hasMessageContaining("'8 fast'");
+    }
+
+    @Test
+    void theMedianOfOddAndEvenCounts() {
+        assertThat(Stats.median(List.of(5.0, 1.0, 3.0))).isEqualTo(3.0);
+        assertThat(Stats.median(List.of(4.0, 1.0, 3.0, 100.0))).isEqualTo(3.5);
+        assertThat(Stats.spread(List.of(1.0, 2.0, 3.0))).isCloseTo(1.0, within(1e-12));
+        assertThatThrownBy(() -> Stats.median(List.of())).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Property
+    void theMedianHasAsManyValuesAboveAsBelow(@ForAll @Size(min = 1, max = 30) List<@DoubleRange(min = -1e6, max = 1e6) Double> values) {
+        double median = Stats.median(values);
+        long below = values.stream().filter(v -> v < median).count();
+        long above = values.stream().filter(v -> v > median).count();
+        assertThat(below).isLessThanOrEqualTo(values.size() / 2);
+        assertThat(above).isLessThanOrEqualTo(values.size() / 2);
+    }
+
+    @Test
+    void sizesAreMinColonMaxOrMax() {
+        assertThat(Compare.parseSizes("8:1024")).isEqualTo(new Benchmark.Sizes(8, 1024));
+        assertThat(Compare.parseSizes("4096")).isEqualTo(new Benchmark.Sizes(1, 4096));
+        assertThatThrownBy(() -> Compare.parseSizes("9:3")).hasMessageContaining("--sizes 9:3");
+        assertThatThrownBy(() -> Compare.parseSizes("1k")).hasMessageContaining("MIN:MAX");
+    }
+
+    private static Report report() {
+        Map<Compare.Series, SortedMap<Long, List<Double>>> results = new java.util.LinkedHashMap<>();
+        results.put(new Compare.Series(Benchmark.LATENCY, "sm", "JMCA"), runs(Map.of(8L, List.of(0.3, 0.2, 0.25))));
+        results.put(new Compare.Series(Benchmark.LATENCY, "sm", "Open MPI"), runs(Map.of(8L, List.of(0.5, 0.4, 0.6))));
+        return new Report(results, List.of(Benchmark.LATENCY), List.of("sm"), true, 3, 2);
+    }
+
+    private static SortedMap<Long, List<Double>> runs(Map<Long, List<Double>> values) {
+        SortedMap<Long, List<Double>> sorted = new TreeMap<>();
+        values.forEach((k, v) -> sorted.put(k, new ArrayList<>(v)));
+        return sorted;
+    }
+
+    @Test
+    void theReportShowsMediansAndTheirRatio() {
+        Report report = report();
+        assertThat(report.tables()).singleElement().satisfies(t -> assertThat(t.ratio(8)).isCloseTo(0.5, within(1e-12)));
+        assertThat(report.mediansCsv()).containsExactly("benchmark,transport,size,jmca,openmpi,ratio",
+                "latency,sm,8,0.25,0.5,0.500");
+        String md = report.markdown("bench/compare --quick", "a machine", List.of(), dir);
+        assertThat(md).contains("`bench/compare --quick` on a machine", "Medians of 3 interleaved rounds",
+                "| size (B) | JMCA (us) | Open MPI C (us) | JMCA / Open MPI |", "| 8 | 0.25 | 0.50 | 0.50 |");
+    }
+
+    @Test
+    void theSummaryReplacesWhatStandsBetweenTheMarkers() throws Exception {
+        Path file = dir.resolve("BENCHMARKS.md");
+        Files.writeString(file, "# Benchmarks\nbefore\n" + Report.BEGIN + "\nold table\n" + Report.END + "\nafter\n");
+        Report.replaceBetweenMarkers(file, "new table\n");
+        assertThat(Files.readString(file)).isEqualTo("# Benchmarks\nbefore\n" + Report.BEGIN + "\nnew table\n"
+                + Report.END + "\nafter\n");
+        Files.writeString(file, "no markers\n");
+        assertThatThrownBy(() -> Report.replaceBetweenMarkers(file, "x")).hasMessageContaining("compare:begin");
+    }
+
+    @Test
+    void plotsArePngFiles() throws Exception {
+        List<Path> plots = new Plots(dir).draw(report());
+        assertThat(plots).singleElement().satisfies(p -> {
+            assertThat(p.getFileName().toString()).isEqualTo("latency-sm.png");
+            byte[] bytes = Files.readAllBytes(p);
+            assertThat(bytes).startsWith((byte) 0x89, (byte) 'P', (byte) 'N', (byte) 'G');
+            assertThat(javax.imageio.ImageIO.read(p.toFile()).getWidth()).isEqualTo(800);
+        });
+    }
+}
