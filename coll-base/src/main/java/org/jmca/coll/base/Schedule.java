@@ -2,6 +2,7 @@ package org.jmca.coll.base;
 
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.jmca.mca.McaException;
 import org.jmca.mca.coll.CollCommunicator;
@@ -154,7 +155,7 @@ public final class Schedule implements CollRequest {
 
     private void add(PmlRequest request) {
         if (pendingCount == pending.length) {
-            pending = java.util.Arrays.copyOf(pending, pendingCount * 2);
+            pending = Arrays.copyOf(pending, pendingCount * 2);
         }
         pending[pendingCount++] = request;
     }

@@ -3,6 +3,7 @@ package org.jmca.coll.self;
 import java.util.EnumSet;
 import java.util.Set;
 import org.jmca.coll.base.ScheduleModule;
+import org.jmca.coll.base.Tuning;
 import org.jmca.mca.coll.CollCall;
 import org.jmca.mca.coll.CollCommunicator;
 import org.jmca.mca.coll.CollComponent;
@@ -39,7 +40,7 @@ public final class SelfCollComponent implements CollComponent {
 
             @Override
             protected Choice choose(CollFunction function, CollCall call) {
-                return new Choice(algorithm(function, 1), org.jmca.coll.base.Tuning.DEFAULT, "one process");
+                return new Choice(algorithm(function, 1), Tuning.DEFAULT, "one process");
             }
 
             @Override

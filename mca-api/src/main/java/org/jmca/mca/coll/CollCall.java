@@ -5,8 +5,9 @@ import java.lang.foreign.MemorySegment;
 /**
  * The arguments of one collective call, in the form every function shares. Counts and
  * displacements are in elements of {@code elementSize} bytes. A null {@code send} means
- * MPI_IN_PLACE: the rank's own contribution is already in {@code recv} (for gather and scatter
- * only meaningful at the root).
+ * MPI_IN_PLACE: the rank's own contribution is already in {@code recv} (for gather only at the
+ * root). For scatter and scatterv, in place is a null {@code recv} at the root, which keeps its
+ * block in the send buffer.
  *
  * <table>
  *   <caption>Which fields each function reads</caption>
