@@ -19,8 +19,8 @@ public final class OsuBw {
         Options options = Options.parse(args, 1 << 22, 100, 10);
         int rank = MPI.COMM_WORLD.getRank();
         if (rank == 0) {
-            System.out.println("# OSU MPI Bandwidth Test (JMCA, " + (options.direct() ? "direct buffers" : "byte[]") + ")");
-            System.out.printf("%-10s%18s%n", "# Size", "Bandwidth (MB/s)");
+            System.out.println(Report.title("OSU MPI Bandwidth Test", options.direct()));
+            System.out.println(Report.header(Report.BANDWIDTH));
         }
         int max = (int) Math.max(1, options.maxSize());
         Buffer buffer = options.direct() ? MPI.newByteBuffer(max) : ByteBuffer.wrap(new byte[max]);
@@ -50,7 +50,7 @@ public final class OsuBw {
             }
             if (rank == 0) {
                 double seconds = MPI.wtime() - start;
-                System.out.printf("%-10d%18.2f%n", size, size / 1e6 * options.iterations() * requests.length / seconds);
+                System.out.println(Report.row(size, size / 1e6 * options.iterations() * requests.length / seconds));
             }
         }
         MPI.Finalize();

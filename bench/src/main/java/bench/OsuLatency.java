@@ -14,8 +14,8 @@ public final class OsuLatency {
         Options options = Options.parse(args, 1 << 22, 10_000, 1_000);
         int rank = MPI.COMM_WORLD.getRank();
         if (rank == 0) {
-            System.out.println("# OSU MPI Latency Test (JMCA, " + (options.direct() ? "direct buffers" : "byte[]") + ")");
-            System.out.printf("%-10s%18s%n", "# Size", "Latency (us)");
+            System.out.println(Report.title("OSU MPI Latency Test", options.direct()));
+            System.out.println(Report.header(Report.LATENCY));
         }
         Object buffer = options.buffer((int) Math.max(1, options.maxSize()));
         for (long size = options.minSize(); size <= options.maxSize(); size = options.next(size)) {
@@ -37,7 +37,7 @@ public final class OsuLatency {
                 }
             }
             if (rank == 0) {
-                System.out.printf("%-10d%18.2f%n", size, (MPI.wtime() - start) * 1e6 / (2.0 * iterations));
+                System.out.println(Report.row(size, (MPI.wtime() - start) * 1e6 / (2.0 * iterations)));
             }
         }
         MPI.Finalize();

@@ -123,7 +123,7 @@ public final class Compare implements Callable<Integer> {
                         SortedMap<Long, Double> table = OsuTable.parse(output, implementation + " " + benchmark.id());
                         Series series = new Series(benchmark, transport, implementation);
                         for (var row : table.entrySet()) {
-                            if (range.covers(row.getKey())) {
+                            if (range.covers(row.getKey()) || benchmark == Benchmark.BARRIER) {
                                 results.computeIfAbsent(series, s -> new TreeMap<>())
                                         .computeIfAbsent(row.getKey(), s -> new ArrayList<>()).add(row.getValue());
                                 csv.add(benchmark.id() + "," + transport + "," + implementation + "," + round + ","

@@ -37,6 +37,12 @@ class CompareHarnessTest {
     }
 
     @Test
+    void aBarrierLineWithoutSizeCountsAsSizeZero() {
+        assertThat(OsuTable.parse("# OSU MPI Barrier Latency Test\n# Avg Latency(us)\n           2.31\n", "barrier"))
+                .containsExactly(Map.entry(0L, 2.31));
+    }
+
+    @Test
     void outputWithoutResultsOrWithGarbageIsAnErrorThatShowsIt() {
         assertThatThrownBy(() -> OsuTable.parse("# header only\n", "JMCA bcast"))
                 .hasMessageContaining("JMCA bcast printed no results").hasMessageContaining("# header only");
