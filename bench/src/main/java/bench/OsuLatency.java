@@ -18,28 +18,34 @@ public final class OsuLatency {
             System.out.println(Report.header(Report.LATENCY));
         }
         Object buffer = options.buffer((int) Math.max(1, options.maxSize()));
+        // Untimed round trips first, so the JIT has compiled the path (see CollectiveBenchmark.JIT_WARMUP).
+        pingPong(rank, buffer, (int) options.minSize(), CollectiveBenchmark.JIT_WARMUP, options.direct());
         for (long size = options.minSize(); size <= options.maxSize(); size = options.next(size)) {
             int iterations = size > 8192 ? options.iterations() / 10 + 1 : options.iterations();
             int n = (int) size;
             Object buf = options.direct() ? MPI.slice((ByteBuffer) buffer, 0) : buffer;
             MPI.COMM_WORLD.barrier();
-            double start = 0;
-            for (int i = 0; i < iterations + options.warmup(); i++) {
-                if (i == options.warmup()) {
-                    start = MPI.wtime();
-                }
-                if (rank == 0) {
-                    MPI.COMM_WORLD.send(buf, n, MPI.BYTE, 1, 1);
-                    MPI.COMM_WORLD.recv(buf, n, MPI.BYTE, 1, 1);
-                } else if (rank == 1) {
-                    MPI.COMM_WORLD.recv(buf, n, MPI.BYTE, 0, 1);
-                    MPI.COMM_WORLD.send(buf, n, MPI.BYTE, 0, 1);
-                }
-            }
+            pingPong(rank, buf, n, options.warmup(), false);
+            double start = MPI.wtime();
+            pingPong(rank, buf, n, iterations, false);
             if (rank == 0) {
                 System.out.println(Report.row(size, (MPI.wtime() - start) * 1e6 / (2.0 * iterations)));
             }
         }
         MPI.Finalize();
+    }
+
+    /** {@code count} round trips of {@code n} bytes between ranks 0 and 1. */
+    private static void pingPong(int rank, Object buffer, int n, int count, boolean slice) throws MPIException {
+        Object buf = slice ? MPI.slice((ByteBuffer) buffer, 0) : buffer;
+        for (int i = 0; i < count; i++) {
+            if (rank == 0) {
+                MPI.COMM_WORLD.send(buf, n, MPI.BYTE, 1, 1);
+                MPI.COMM_WORLD.recv(buf, n, MPI.BYTE, 1, 1);
+            } else if (rank == 1) {
+                MPI.COMM_WORLD.recv(buf, n, MPI.BYTE, 0, 1);
+                MPI.COMM_WORLD.send(buf, n, MPI.BYTE, 0, 1);
+            }
+        }
     }
 }
