@@ -486,7 +486,7 @@ public class Comm {
         return call(operation, rt -> body.run(new Collectives(this, rt)));
     }
 
-    private static CollCall call(MemorySegment send, MemorySegment recv, int count, int unit, int root, Reduction op,
+    private static CollCall collCall(MemorySegment send, MemorySegment recv, int count, int unit, int root, Reduction op,
                                  int tag) {
         return CollCall.of(send, recv, count, unit, root, op, tag);
     }
@@ -494,13 +494,13 @@ public class Comm {
     /** Returns once every rank of the communicator has called it. */
     public void barrier() throws MPIException {
         collective("MPI_Barrier", c -> {
-            c.run(BARRIER, call(null, null, 0, 1, 0, null, c.tag()));
+            c.run(BARRIER, collCall(null, null, 0, 1, 0, null, c.tag()));
             return null;
         });
     }
 
     public Request iBarrier() throws MPIException {
-        return collective("MPI_Ibarrier", c -> c.start(BARRIER, call(null, null, 0, 1, 0, null, c.tag())));
+        return collective("MPI_Ibarrier", c -> c.start(BARRIER, collCall(null, null, 0, 1, 0, null, c.tag())));
     }
 
     public void bcast(Object buf, int count, Datatype type, int root) throws MPIException {
@@ -518,7 +518,7 @@ public class Comm {
             throws MPIException {
         c.types(type).root(root);
         MemorySegment data = c.isRoot(root) ? c.send(buf, count, type) : c.recv(buf, count, type);
-        return call(null, data, count, c.unit(), root, null, c.tag());
+        return collCall(null, data, count, c.unit(), root, null, c.tag());
     }
 
     public void gather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
@@ -561,7 +561,7 @@ public class Comm {
             checkSignature(c, block, recvcount, recvtype, "receive");
             recv = c.recv(recvbuf, (long) recvcount * size(), recvtype);
         }
-        return call(send, recv, block, c.unit(), root, null, c.tag());
+        return collCall(send, recv, block, c.unit(), root, null, c.tag());
     }
 
     /** The root's per-rank count must describe as many bytes as every rank's block. */
@@ -668,7 +668,7 @@ public class Comm {
             send = c.send(sendbuf, (long) sendcount * size(), sendtype);
         }
         MemorySegment recv = inPlace ? null : c.recv(recvbuf, recvcount, recvtype);
-        return call(send, recv, block, c.unit(), root, null, c.tag());
+        return collCall(send, recv, block, c.unit(), root, null, c.tag());
     }
 
     public void scatterv(Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype, Object recvbuf,
@@ -764,7 +764,7 @@ public class Comm {
         }
         MemorySegment recv = sendbuf == null ? c.inOut(recvbuf, (long) recvcount * size(), recvtype)
                 : c.recv(recvbuf, (long) recvcount * size(), recvtype);
-        return call(send, recv, block, c.unit(), 0, null, c.tag());
+        return collCall(send, recv, block, c.unit(), 0, null, c.tag());
     }
 
     public void allGatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int[] recvcount,
@@ -831,7 +831,7 @@ public class Comm {
         }
         long all = (long) recvcount * size();
         MemorySegment recv = sendbuf == null ? c.inOut(recvbuf, all, recvtype) : c.recv(recvbuf, all, recvtype);
-        return call(send, recv, block, c.unit(), 0, null, c.tag());
+        return collCall(send, recv, block, c.unit(), 0, null, c.tag());
     }
 
     public void allToAllv(Object sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype, Object recvbuf,
@@ -937,7 +937,7 @@ public class Comm {
         MemorySegment send = sendbuf == null ? null : c.send(sendbuf, count, type);
         MemorySegment recv = !receives ? null
                 : sendbuf == null ? c.inOut(recvbuf, count, type) : c.recv(recvbuf, count, type);
-        return call(send, recv, count, type.size(), root, reduction, c.tag());
+        return collCall(send, recv, count, type.size(), root, reduction, c.tag());
     }
 
     public void reduceScatter(Object sendbuf, Object recvbuf, int[] recvcounts, Datatype type, Op op)
@@ -1014,7 +1014,7 @@ public class Comm {
         long total = (long) count * size();
         MemorySegment send = sendbuf == null ? null : c.send(sendbuf, total, type);
         MemorySegment recv = sendbuf == null ? c.inOut(recvbuf, total, type) : c.recv(recvbuf, count, type);
-        return call(send, recv, count, type.size(), 0, reduction, c.tag());
+        return collCall(send, recv, count, type.size(), 0, reduction, c.tag());
     }
 
     /** Combines {@code inOutBuf[i] = inBuf[i] op inOutBuf[i]} locally, as MPI_Reduce_local. */

@@ -41,17 +41,20 @@ public abstract class ScheduleModule implements CollModule {
     public static long messageBytes(CollFunction function, CollCall call) {
         return switch (function) {
             case BARRIER -> 0;
-            case GATHERV, SCATTERV, ALLGATHERV, ALLTOALLV, REDUCE_SCATTER -> {
-                long total = 0;
-                if (call.counts() != null) {
-                    for (int c : call.counts()) {
-                        total += c;
-                    }
-                }
-                yield call.bytes(total);
-            }
+            case GATHERV, SCATTERV, ALLGATHERV, ALLTOALLV, REDUCE_SCATTER -> call.bytes(totalCount(call));
             default -> call.bytes(call.count());
         };
+    }
+
+    /** The sum of a vector call's per-rank counts (0 without counts). */
+    public static long totalCount(CollCall call) {
+        long total = 0;
+        if (call.counts() != null) {
+            for (int c : call.counts()) {
+                total += c;
+            }
+        }
+        return total;
     }
 
     /** The algorithm of {@code function} with Open MPI's number {@code number}. */

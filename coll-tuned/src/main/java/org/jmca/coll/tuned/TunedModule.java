@@ -91,13 +91,7 @@ final class TunedModule extends ScheduleModule {
     /** The count Open MPI's message-size formula takes for this collective (see TunedCollective#messageSize). */
     private static long countForRules(CollFunction function, CollCall call) {
         return switch (function) {
-            case ALLGATHERV, REDUCE_SCATTER -> {
-                long total = 0;
-                for (int c : call.counts()) {
-                    total += c;
-                }
-                yield total;
-            }
+            case ALLGATHERV, REDUCE_SCATTER -> totalCount(call);
             default -> call.count();
         };
     }
