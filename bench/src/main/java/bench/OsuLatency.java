@@ -18,8 +18,9 @@ public final class OsuLatency {
             System.out.println(Report.header(Report.LATENCY));
         }
         Object buffer = options.buffer((int) Math.max(1, options.maxSize()));
-        // Untimed round trips first, so the JIT has compiled the path (see CollectiveBenchmark.JIT_WARMUP).
-        pingPong(rank, buffer, (int) options.minSize(), CollectiveBenchmark.JIT_WARMUP, options.direct());
+        // Untimed round trips first, so the JIT has compiled the path (see CollectiveBenchmark.JIT_WARMUP);
+        // a round trip is cheap, so many more than for the collectives.
+        pingPong(rank, buffer, (int) options.minSize(), 4 * CollectiveBenchmark.JIT_WARMUP, options.direct());
         for (long size = options.minSize(); size <= options.maxSize(); size = options.next(size)) {
             int iterations = size > 8192 ? options.iterations() / 10 + 1 : options.iterations();
             int n = (int) size;
