@@ -5,6 +5,7 @@ import java.lang.foreign.ValueLayout;
 import java.lang.reflect.Array;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import org.jmca.mca.McaException;
 import org.jmca.mca.coll.Reduction;
 
 /**
@@ -58,7 +59,7 @@ public final class Op {
             throw new MPIException(MPI.ERR_OP, "the operation has been freed");
         }
         if (function != null) {
-            return new UserReduction(function, type, commutative);
+            return new UserReduction(function, type, commutative, UserReduction.overridesArrayForm(function));
         }
         if (type.isPair() != (predefined == Predefined.MINLOC || predefined == Predefined.MAXLOC)) {
             throw undefined(type, type.isPair() ? "pair types only take MPI.MINLOC and MPI.MAXLOC"
@@ -177,16 +178,17 @@ public final class Op {
      * A user's function: called with arrays of the datatype's array type when it overrides the
      * array form, else with native-order ByteBuffers. Arrays are copies, written back after the call.
      */
-    private record UserReduction(UserFunction function, Datatype type, boolean commutative) implements Reduction {
+    private record UserReduction(UserFunction function, Datatype type, boolean commutative, boolean arrayForm)
+            implements Reduction {
 
         @Override
         public void apply(MemorySegment in, MemorySegment inout, int count) {
             try {
-                if (overridesArrayForm() && type.arrayType() != null && type != MPI.BOOLEAN) {
+                if (arrayForm && type.arrayType() != null && type != MPI.BOOLEAN) {
                     Object inArray = toArray(in, count);
                     Object inoutArray = toArray(inout, count);
                     function.call(inArray, inoutArray, count, type);
-                    MemorySegment result = arraySegment(inoutArray);
+                    MemorySegment result = UserBuffer.newSegment(inoutArray);
                     MemorySegment.copy(result, 0, inout, 0, result.byteSize());
                 } else {
                     ByteBuffer a = in.asByteBuffer().order(ByteOrder.nativeOrder());
@@ -194,11 +196,12 @@ public final class Op {
                     function.call(a, b, count, type);
                 }
             } catch (MPIException e) {
-                throw new org.jmca.mca.McaException("the user-defined operation failed: " + e.getMessage(), e);
+                throw new McaException("the user-defined operation failed: " + e.getMessage(), e);
             }
         }
 
-        private boolean overridesArrayForm() {
+        /** Whether the user's function overrides the array form; asked once, when the op is bound. */
+        static boolean overridesArrayForm(UserFunction function) {
             try {
                 return function.getClass().getMethod("call", Object.class, Object.class, int.class, Datatype.class)
                         .getDeclaringClass() != UserFunction.class;
@@ -209,21 +212,8 @@ public final class Op {
 
         private Object toArray(MemorySegment m, int count) {
             Object array = Array.newInstance(type.arrayType().componentType(), count * type.arrayElements());
-            MemorySegment.copy(m, 0, arraySegment(array), 0, (long) count * type.size());
+            MemorySegment.copy(m, 0, UserBuffer.newSegment(array), 0, (long) count * type.size());
             return array;
-        }
-
-        private static MemorySegment arraySegment(Object array) {
-            return switch (array) {
-                case byte[] a -> MemorySegment.ofArray(a);
-                case char[] a -> MemorySegment.ofArray(a);
-                case short[] a -> MemorySegment.ofArray(a);
-                case int[] a -> MemorySegment.ofArray(a);
-                case long[] a -> MemorySegment.ofArray(a);
-                case float[] a -> MemorySegment.ofArray(a);
-                case double[] a -> MemorySegment.ofArray(a);
-                default -> throw new IllegalArgumentException(array.getClass().toString());
-            };
         }
     }
 }

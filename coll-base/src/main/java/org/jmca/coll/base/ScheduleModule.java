@@ -1,5 +1,6 @@
 package org.jmca.coll.base;
 
+import java.util.function.Supplier;
 import org.jmca.mca.coll.CollCall;
 import org.jmca.mca.coll.CollCommunicator;
 import org.jmca.mca.coll.CollFunction;
@@ -9,8 +10,11 @@ import org.jmca.mca.coll.CollRequest;
 /** A coll module whose functions are algorithms of the catalogue, chosen per call by a subclass. */
 public abstract class ScheduleModule implements CollModule {
 
-    /** An algorithm with the knobs to run it with, and why it was chosen (for verbose reports). */
-    public record Choice(Algorithm algorithm, Tuning tuning, String reason) {
+    /**
+     * An algorithm with the knobs to run it with, and why it was chosen: words for the verbose
+     * report, made only when it is printed, as choosing runs on every call.
+     */
+    public record Choice(Algorithm algorithm, Tuning tuning, Supplier<String> reason) {
     }
 
     protected final CollCommunicator communicator;
@@ -30,7 +34,7 @@ public abstract class ScheduleModule implements CollModule {
         if (communicator.verbosity() >= 2) {
             communicator.log("coll:" + component + ": " + function.id() + " of " + messageBytes(function, call)
                     + " B on " + communicator.size() + " ranks: algorithm " + choice.algorithm() + " ["
-                    + choice.reason() + "]");
+                    + choice.reason().get() + "]");
         }
         Schedule schedule = new Schedule(communicator, call.tag());
         choice.algorithm().steps().add(schedule, call, choice.tuning());

@@ -76,7 +76,8 @@ public final class BasicCollComponent implements CollComponent {
                 int[] choices = ALGORITHMS.get(function);
                 int pick = linear ? 0 : call.op() != null && !call.op().commutative() && choices.length > 2 ? 2 : 1;
                 return new Choice(algorithm(function, choices[pick]), Tuning.DEFAULT,
-                        linear ? "linear up to coll_basic_crossover" : "logarithmic above coll_basic_crossover");
+                        linear ? () -> "linear up to coll_basic_crossover"
+                                : () -> "logarithmic above coll_basic_crossover");
             }
 
             @Override

@@ -40,7 +40,7 @@ public final class SelfCollComponent implements CollComponent {
 
             @Override
             protected Choice choose(CollFunction function, CollCall call) {
-                return new Choice(algorithm(function, 1), Tuning.DEFAULT, "one process");
+                return new Choice(algorithm(function, 1), Tuning.DEFAULT, () -> "one process");
             }
 
             @Override

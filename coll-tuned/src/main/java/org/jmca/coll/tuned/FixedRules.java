@@ -17,14 +17,42 @@ import org.jmca.mca.coll.CollFunction;
  * Open MPI's shape, unmeasured here.
  */
 final class FixedRules {
-    static final long SMALL = 8 * 1024;
-    static final long LARGE = 256 * 1024;
+    static final long SMALL_BYTES = 8 * 1024;
+    static final long LARGE_BYTES = 256 * 1024;
 
     private FixedRules() {
     }
 
-    /** A fixed decision: Open MPI's algorithm number and its knobs. */
-    record Decision(int algorithm, Tuning tuning, String band) {
+    /**
+     * A fixed decision: Open MPI's algorithm number and its knobs; {@code why} words it for the
+     * verbose report (a constant, so deciding allocates no text on every call).
+     */
+    record Decision(int algorithm, Tuning tuning, Band why) {
+    }
+
+    /** The band a decision was made in. */
+    enum Band {
+        SMALL("small messages"), MEDIUM("medium messages"), LARGE("large messages"), SIZE_ONLY(null),
+        NON_COMMUTATIVE(null);
+
+        private final String messages;
+
+        Band(String messages) {
+            this.messages = messages;
+        }
+
+        /** "large messages, 4 ranks", "small messages, 4 ranks, non-commutative", "4 ranks". */
+        String describe(int size, long bytes) {
+            return switch (this) {
+                case SIZE_ONLY -> size + " ranks";
+                case NON_COMMUTATIVE -> of(bytes).describe(size, bytes) + ", non-commutative";
+                default -> messages + ", " + size + " ranks";
+            };
+        }
+
+        static Band of(long bytes) {
+            return bytes < SMALL_BYTES ? SMALL : bytes >= LARGE_BYTES ? LARGE : MEDIUM;
+        }
     }
 
     /**
@@ -34,19 +62,18 @@ final class FixedRules {
     static Decision decide(CollFunction function, int size, long bytes, boolean commutative, Tuning defaults) {
         boolean two = size == 2;
         boolean powerOfTwo = Integer.bitCount(size) == 1;
-        boolean small = bytes < SMALL;
-        boolean large = bytes >= LARGE;
-        String band = (small ? "small" : large ? "large" : "medium") + " messages, " + size + " ranks";
+        boolean small = bytes < SMALL_BYTES;
+        Band band = Band.of(bytes);
+        Band reduction = commutative ? band : Band.NON_COMMUTATIVE;
         return switch (function) {
-            case BARRIER -> new Decision(two ? 5 : powerOfTwo ? 3 : 4, defaults, size + " ranks");
+            case BARRIER -> new Decision(two ? 5 : powerOfTwo ? 3 : 4, defaults, Band.SIZE_ONLY);
             case BCAST -> small ? new Decision(6, defaults, band)
                     : two ? new Decision(1, defaults, band)
                     : new Decision(2, defaults, band);
-            case REDUCE -> !commutative || two ? new Decision(6, defaults, band + (commutative ? "" : ", non-commutative"))
+            case REDUCE -> !commutative || two ? new Decision(6, defaults, reduction)
                     : small ? new Decision(5, defaults, band)
                     : new Decision(2, defaults, band);
-            case ALLREDUCE -> !commutative || small
-                    ? new Decision(3, defaults, band + (commutative ? "" : ", non-commutative"))
+            case ALLREDUCE -> !commutative || small ? new Decision(3, defaults, reduction)
                     : new Decision(6, defaults, band);
             case ALLTOALL -> small && size >= 8 ? new Decision(3, defaults, band) : new Decision(1, defaults, band);
             case ALLTOALLV -> new Decision(1, defaults, band);
@@ -58,12 +85,12 @@ final class FixedRules {
                     : new Decision(3, defaults, band);
             case GATHER -> new Decision(small ? 2 : 1, defaults, band);
             case SCATTER -> new Decision(small ? 2 : 3, defaults, band);
-            case REDUCE_SCATTER -> !commutative ? new Decision(1, defaults, band + ", non-commutative")
+            case REDUCE_SCATTER -> !commutative ? new Decision(1, defaults, reduction)
                     : small ? new Decision(2, defaults, band)
                     : new Decision(3, defaults, band);
-            case REDUCE_SCATTER_BLOCK -> !commutative ? new Decision(2, defaults, band + ", non-commutative")
+            case REDUCE_SCATTER_BLOCK -> !commutative ? new Decision(2, defaults, reduction)
                     : new Decision(small ? 2 : 3, defaults, band);
-            case SCAN, EXSCAN -> new Decision(size <= 2 ? 1 : 2, defaults, size + " ranks");
+            case SCAN, EXSCAN -> new Decision(size <= 2 ? 1 : 2, defaults, Band.SIZE_ONLY);
             case GATHERV, SCATTERV -> throw new IllegalArgumentException("coll/tuned leaves " + function.id()
                     + " to coll/basic");
         };

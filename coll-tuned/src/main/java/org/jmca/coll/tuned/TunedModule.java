@@ -1,5 +1,6 @@
 package org.jmca.coll.tuned;
 
+import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.Map;
 import java.util.Optional;
@@ -20,6 +21,15 @@ import org.jmca.mca.coll.CollFunction;
  * non-commutative operation) gives way to the fixed rules, and the verbose report says why.
  */
 final class TunedModule extends ScheduleModule {
+    /** Each function's collective, looked up once rather than on every call. */
+    private static final Map<CollFunction, TunedCollective> COLLECTIVES = new EnumMap<>(CollFunction.class);
+
+    static {
+        for (TunedCollective collective : TunedCollective.values()) {
+            COLLECTIVES.put(collective.function(), collective);
+        }
+    }
+
     private final Map<TunedCollective, ForcedAlgorithm.Snapshot> forced;
     private final RulesTable table;
 
@@ -32,16 +42,12 @@ final class TunedModule extends ScheduleModule {
 
     @Override
     public Set<CollFunction> provides() {
-        Set<CollFunction> functions = EnumSet.noneOf(CollFunction.class);
-        for (TunedCollective collective : TunedCollective.values()) {
-            functions.add(collective.function());
-        }
-        return functions;
+        return EnumSet.copyOf(COLLECTIVES.keySet());
     }
 
     @Override
     public String describe(CollFunction function) {
-        TunedCollective collective = TunedCollective.of(function).orElseThrow();
+        TunedCollective collective = COLLECTIVES.get(function);
         ForcedAlgorithm.Snapshot snapshot = forced.get(collective);
         if (snapshot != null && snapshot.algorithm() != 0) {
             return "forced " + algorithm(function, snapshot.algorithm()) + " by " + snapshot.source();
@@ -54,7 +60,7 @@ final class TunedModule extends ScheduleModule {
 
     @Override
     protected Choice choose(CollFunction function, CollCall call) {
-        TunedCollective collective = TunedCollective.of(function).orElseThrow();
+        TunedCollective collective = COLLECTIVES.get(function);
         int size = communicator.size();
         String passedOver = "";
         ForcedAlgorithm.Snapshot snapshot = forced.get(collective);
@@ -62,7 +68,7 @@ final class TunedModule extends ScheduleModule {
             Algorithm algorithm = algorithm(function, snapshot.algorithm());
             String unsuitable = algorithm.unsuitableFor(size, call);
             if (unsuitable == null) {
-                return new Choice(algorithm, snapshot.tuning(), "forced by " + snapshot.source());
+                return new Choice(algorithm, snapshot.tuning(), () -> "forced by " + snapshot.source());
             }
             passedOver = "forced " + algorithm + " passed over: " + unsuitable + "; ";
         }
@@ -76,16 +82,18 @@ final class TunedModule extends ScheduleModule {
                 if (unsuitable == null) {
                     Tuning tuning = new Tuning(r.segmentSize(), r.faninout() > 0 ? r.faninout() : Tuning.DEFAULT.treeFanout(),
                             r.faninout() > 0 ? r.faninout() : Tuning.DEFAULT.chainFanout(), r.maxRequests());
-                    return new Choice(algorithm, tuning, passedOver + "rules file " + r.origin());
+                    String before = passedOver;
+                    return new Choice(algorithm, tuning, () -> before + "rules file " + r.origin());
                 }
                 passedOver += "rule at " + r.origin() + " passed over: " + unsuitable + "; ";
             }
         }
         boolean commutative = call.op() == null || call.op().commutative();
-        FixedRules.Decision fixed = FixedRules.decide(function, size, messageBytes(function, call), commutative,
-                Tuning.DEFAULT);
+        long bytes = messageBytes(function, call);
+        FixedRules.Decision fixed = FixedRules.decide(function, size, bytes, commutative, Tuning.DEFAULT);
+        String before = passedOver;
         return new Choice(algorithm(function, fixed.algorithm()), fixed.tuning(),
-                passedOver + "fixed rules: " + fixed.band());
+                () -> before + "fixed rules: " + fixed.why().describe(size, bytes));
     }
 
     /** The count Open MPI's message-size formula takes for this collective (see TunedCollective#messageSize). */
