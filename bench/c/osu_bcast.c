@@ -1,61 +1,23 @@
-/* OSU-style broadcast latency: MPI_Bcast of MPI_CHAR from rank 0, a barrier before each call,
- * each call timed alone; each rank's average, then the average over ranks (FULL: also the
- * minimum, maximum and iterations). Same table as bench.OsuBcast.
- * Usage: osu_bcast [MAXSIZE [ITERATIONS [WARMUP [FULL]]]]
- *   (defaults 1048576, 1000 iterations after 200 warm-up (100 after 10 above 8192 bytes; given
- *   counts apply to every size), FULL 0; sizes 1, 2, 4, ... MAXSIZE) */
-#include <mpi.h>
-#include <stdio.h>
-#include <stdlib.h>
+/* OSU-style broadcast latency: MPI_Bcast of SIZE bytes (MPI_CHAR) from rank 0. Same table as
+ * bench.OsuBcast. Usage: osu_bcast [MAXSIZE [ITERATIONS [WARMUP [FULL]]]] (see osu_collective.h) */
 #include <string.h>
+#include "osu_collective.h"
 
-#define LARGE_MESSAGE_SIZE 8192
+static char *buf;
+
+static void bcast(long size) {
+    MPI_Bcast(buf, (int) size, MPI_CHAR, 0, MPI_COMM_WORLD);
+}
 
 int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
-    int rank, nranks;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &nranks);
-    long max = argc > 1 ? atol(argv[1]) : (1 << 20);
-    int iterations = argc > 2 ? atoi(argv[2]) : 1000, iterations_large = argc > 2 ? iterations : 100;
-    int warmup = argc > 3 ? atoi(argv[3]) : 200, warmup_large = argc > 3 ? warmup : 10;
-    int full = argc > 4 ? atoi(argv[4]) : 0;
-    if (nranks < 2) {
-        if (rank == 0) fprintf(stderr, "This test requires at least two processes\n");
-        MPI_Finalize();
-        return 1;
-    }
-    size_t bytes = max > 0 ? (size_t) max : 1;
-    char *buf = malloc(bytes);
+    struct osu_options o;
+    if (!osu_start(argc, argv, &o)) return 1;
+    size_t bytes = o.max > 0 ? (size_t) o.max : 1;
+    buf = malloc(bytes);
     memset(buf, 1, bytes);
-    if (rank == 0) {
-        printf("# OSU MPI Broadcast Latency Test (C, Open MPI)\n%-10s%18s", "# Size", "Avg Latency(us)");
-        if (full) printf("%18s%18s%12s", "Min Latency(us)", "Max Latency(us)", "Iterations");
-        printf("\n");
-    }
-    for (long size = 1; size <= max; size *= 2) {
-        int iters = size > LARGE_MESSAGE_SIZE ? iterations_large : iterations;
-        int skip = size > LARGE_MESSAGE_SIZE ? warmup_large : warmup;
-        double timer = 0;
-        for (int i = 0; i < iters + skip; i++) {
-            MPI_Barrier(MPI_COMM_WORLD);
-            double start = MPI_Wtime();
-            MPI_Bcast(buf, size, MPI_CHAR, 0, MPI_COMM_WORLD);
-            double stop = MPI_Wtime();
-            if (i >= skip) timer += stop - start;
-        }
-        MPI_Barrier(MPI_COMM_WORLD);
-        double latency = timer * 1e6 / iters, min, max_time, sum;
-        MPI_Reduce(&latency, &min, 1, MPI_DOUBLE, MPI_MIN, 0, MPI_COMM_WORLD);
-        MPI_Reduce(&latency, &max_time, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
-        MPI_Reduce(&latency, &sum, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
-        if (rank == 0) {
-            printf("%-10ld%18.2f", size, sum / nranks);
-            if (full) printf("%18.2f%18.2f%12d", min, max_time, iters);
-            printf("\n");
-            fflush(stdout);
-        }
-    }
+    osu_print_header(&o, "OSU MPI Broadcast Latency Test");
+    osu_run_sizes(&o, bcast, 1);
     free(buf);
     MPI_Finalize();
     return 0;

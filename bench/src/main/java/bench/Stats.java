@@ -11,7 +11,7 @@ import java.util.Arrays;
  * @param min the smallest rank's average latency, in microseconds
  * @param max the largest rank's average latency, in microseconds
  */
-record Stats(double avg, double min, double max) {
+public record Stats(double avg, double min, double max) {
 
     /** The statistics over the ranks' average latencies (one per rank, any order). */
     static Stats of(double... perRank) {
@@ -29,8 +29,11 @@ record Stats(double avg, double min, double max) {
         return new Stats(sum / perRank.length, min, max);
     }
 
-    /** The median of {@code values} (the mean of the middle two for an even count); sorts a copy. */
-    static double median(double... values) {
+    /**
+     * The median of {@code values} (the mean of the middle two for an even count); sorts a copy.
+     * Also bench/compare's statistic over rounds: robust to the odd slow run of a noisy machine.
+     */
+    public static double median(double... values) {
         if (values.length == 0) {
             throw new IllegalArgumentException("no value");
         }

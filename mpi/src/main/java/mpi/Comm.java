@@ -9,6 +9,7 @@ import java.nio.Buffer;
 import java.util.Arrays;
 import java.util.Map;
 import org.jmca.mca.coll.CollCall;
+import org.jmca.mca.coll.CollFunction;
 import org.jmca.mca.coll.CollSelection;
 import org.jmca.mca.coll.CollTable;
 import org.jmca.mca.coll.Reduction;
@@ -486,32 +487,44 @@ public class Comm {
         return call(operation, rt -> body.run(new Collectives(this, rt)));
     }
 
-    private static CollCall collCall(MemorySegment send, MemorySegment recv, int count, int unit, int root, Reduction op,
-                                 int tag) {
+    /** Builds one call's CollCall from its MPI arguments. */
+    interface CallBuilder {
+        CollCall build(Collectives c) throws MPIException;
+    }
+
+    /** A blocking collective: builds the call and runs it to completion. */
+    final void runCollective(String operation, CollFunction function, CallBuilder builder) throws MPIException {
+        collective(operation, c -> {
+            c.run(function, builder.build(c));
+            return null;
+        });
+    }
+
+    /** A non-blocking collective: builds the call and starts it. */
+    final Request startCollective(String operation, CollFunction function, CallBuilder builder) throws MPIException {
+        return collective(operation, c -> c.start(function, builder.build(c)));
+    }
+
+    private static CollCall collCall(MemorySegment send, MemorySegment recv, int count, int unit, int root,
+                                     Reduction op, int tag) {
         return CollCall.of(send, recv, count, unit, root, op, tag);
     }
 
     /** Returns once every rank of the communicator has called it. */
     public void barrier() throws MPIException {
-        collective("MPI_Barrier", c -> {
-            c.run(BARRIER, collCall(null, null, 0, 1, 0, null, c.tag()));
-            return null;
-        });
+        runCollective("MPI_Barrier", BARRIER, c -> collCall(null, null, 0, 1, 0, null, c.tag()));
     }
 
     public Request iBarrier() throws MPIException {
-        return collective("MPI_Ibarrier", c -> c.start(BARRIER, collCall(null, null, 0, 1, 0, null, c.tag())));
+        return startCollective("MPI_Ibarrier", BARRIER, c -> collCall(null, null, 0, 1, 0, null, c.tag()));
     }
 
     public void bcast(Object buf, int count, Datatype type, int root) throws MPIException {
-        collective("MPI_Bcast", c -> {
-            c.run(BCAST, bcastCall(c, buf, count, type, root));
-            return null;
-        });
+        runCollective("MPI_Bcast", BCAST, c -> bcastCall(c, buf, count, type, root));
     }
 
     public Request iBcast(Buffer buf, int count, Datatype type, int root) throws MPIException {
-        return collective("MPI_Ibcast", c -> c.start(BCAST, bcastCall(c, buf, count, type, root)));
+        return startCollective("MPI_Ibcast", BCAST, c -> bcastCall(c, buf, count, type, root));
     }
 
     private static CollCall bcastCall(Collectives c, Object buf, int count, Datatype type, int root)
@@ -523,29 +536,30 @@ public class Comm {
 
     public void gather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
                        Datatype recvtype, int root) throws MPIException {
-        collective("MPI_Gather", c -> {
-            c.run(GATHER, gatherCall(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root));
-            return null;
-        });
+        runCollective("MPI_Gather", GATHER, c ->
+                gatherCall(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root));
     }
 
     /** In place at the root: its block is already in {@code buf}. */
     public void gather(Object buf, int count, Datatype type, int root) throws MPIException {
-        collective("MPI_Gather", c -> {
-            c.run(GATHER, gatherCall(c, c.isRoot(root) ? null : buf, count, type, c.isRoot(root) ? buf : null, count, type, root));
-            return null;
-        });
+        runCollective("MPI_Gather", GATHER, c -> inPlaceGatherCall(c, buf, count, type, root));
     }
 
     public Request iGather(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int recvcount,
                            Datatype recvtype, int root) throws MPIException {
-        return collective("MPI_Igather",
-                c -> c.start(GATHER, gatherCall(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root)));
+        return startCollective("MPI_Igather", GATHER, c ->
+                gatherCall(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root));
     }
 
     public Request iGather(Buffer buf, int count, Datatype type, int root) throws MPIException {
-        return collective("MPI_Igather",
-                c -> c.start(GATHER, gatherCall(c, c.isRoot(root) ? null : buf, count, type, c.isRoot(root) ? buf : null, count, type, root)));
+        return startCollective("MPI_Igather", GATHER, c -> inPlaceGatherCall(c, buf, count, type, root));
+    }
+
+    /** Gather in place: the root's block is in {@code buf}; the others send from it. */
+    private CollCall inPlaceGatherCall(Collectives c, Object buf, int count, Datatype type, int root)
+            throws MPIException {
+        return c.isRoot(root) ? gatherCall(c, null, count, type, buf, count, type, root)
+                : gatherCall(c, buf, count, type, null, count, type, root);
     }
 
     private CollCall gatherCall(Collectives c, Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
@@ -575,33 +589,27 @@ public class Comm {
 
     public void gatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int[] recvcount,
                         int[] displs, Datatype recvtype, int root) throws MPIException {
-        collective("MPI_Gatherv", c -> {
-            c.run(GATHERV, gathervCall(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, root));
-            return null;
-        });
+        runCollective("MPI_Gatherv", GATHERV, c ->
+                gathervCall(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, root));
     }
 
     /** In place at the root. */
     public void gatherv(Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype, int root)
             throws MPIException {
-        collective("MPI_Gatherv", c -> {
-            c.run(GATHERV, gathervCall(c, null, 0, recvtype, recvbuf, recvcount, displs, recvtype, root));
-            return null;
-        });
+        runCollective("MPI_Gatherv", GATHERV, c ->
+                gathervCall(c, null, 0, recvtype, recvbuf, recvcount, displs, recvtype, root));
     }
 
     /** At a rank other than the root, which receives nothing. */
     public void gatherv(Object sendbuf, int sendcount, Datatype sendtype, int root) throws MPIException {
-        collective("MPI_Gatherv", c -> {
-            c.run(GATHERV, gathervCall(c, sendbuf, sendcount, sendtype, null, null, null, sendtype, root));
-            return null;
-        });
+        runCollective("MPI_Gatherv", GATHERV, c ->
+                gathervCall(c, sendbuf, sendcount, sendtype, null, null, null, sendtype, root));
     }
 
     public Request iGatherv(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int[] recvcount,
                             int[] displs, Datatype recvtype, int root) throws MPIException {
-        return collective("MPI_Igatherv", c -> c.start(GATHERV,
-                gathervCall(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, root)));
+        return startCollective("MPI_Igatherv", GATHERV, c ->
+                gathervCall(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, root));
     }
 
     private CollCall gathervCall(Collectives c, Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
@@ -629,29 +637,30 @@ public class Comm {
 
     public void scatter(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
                         Datatype recvtype, int root) throws MPIException {
-        collective("MPI_Scatter", c -> {
-            c.run(SCATTER, scatterCall(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root));
-            return null;
-        });
+        runCollective("MPI_Scatter", SCATTER, c ->
+                scatterCall(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root));
     }
 
     /** In place at the root: it keeps its block in {@code buf}. */
     public void scatter(Object buf, int count, Datatype type, int root) throws MPIException {
-        collective("MPI_Scatter", c -> {
-            c.run(SCATTER, scatterCall(c, c.isRoot(root) ? buf : null, count, type, c.isRoot(root) ? null : buf, count, type, root));
-            return null;
-        });
+        runCollective("MPI_Scatter", SCATTER, c -> inPlaceScatterCall(c, buf, count, type, root));
     }
 
     public Request iScatter(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int recvcount,
                             Datatype recvtype, int root) throws MPIException {
-        return collective("MPI_Iscatter", c -> c.start(SCATTER,
-                scatterCall(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root)));
+        return startCollective("MPI_Iscatter", SCATTER, c ->
+                scatterCall(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root));
     }
 
     public Request iScatter(Buffer buf, int count, Datatype type, int root) throws MPIException {
-        return collective("MPI_Iscatter", c -> c.start(SCATTER,
-                scatterCall(c, c.isRoot(root) ? buf : null, count, type, c.isRoot(root) ? null : buf, count, type, root)));
+        return startCollective("MPI_Iscatter", SCATTER, c -> inPlaceScatterCall(c, buf, count, type, root));
+    }
+
+    /** Scatter in place: the root keeps its block in {@code buf}; the others receive into it. */
+    private CollCall inPlaceScatterCall(Collectives c, Object buf, int count, Datatype type, int root)
+            throws MPIException {
+        return c.isRoot(root) ? scatterCall(c, buf, count, type, null, count, type, root)
+                : scatterCall(c, null, count, type, buf, count, type, root);
     }
 
     private CollCall scatterCall(Collectives c, Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
@@ -673,33 +682,27 @@ public class Comm {
 
     public void scatterv(Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype, Object recvbuf,
                          int recvcount, Datatype recvtype, int root) throws MPIException {
-        collective("MPI_Scatterv", c -> {
-            c.run(SCATTERV, scattervCall(c, sendbuf, sendcount, displs, sendtype, recvbuf, recvcount, recvtype, root));
-            return null;
-        });
+        runCollective("MPI_Scatterv", SCATTERV, c ->
+                scattervCall(c, sendbuf, sendcount, displs, sendtype, recvbuf, recvcount, recvtype, root));
     }
 
     /** In place at the root. */
     public void scatterv(Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype, int root)
             throws MPIException {
-        collective("MPI_Scatterv", c -> {
-            c.run(SCATTERV, scattervCall(c, sendbuf, sendcount, displs, sendtype, null, 0, sendtype, root));
-            return null;
-        });
+        runCollective("MPI_Scatterv", SCATTERV, c ->
+                scattervCall(c, sendbuf, sendcount, displs, sendtype, null, 0, sendtype, root));
     }
 
     /** At a rank other than the root, which sends nothing. */
     public void scatterv(Object recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
-        collective("MPI_Scatterv", c -> {
-            c.run(SCATTERV, scattervCall(c, null, null, null, recvtype, recvbuf, recvcount, recvtype, root));
-            return null;
-        });
+        runCollective("MPI_Scatterv", SCATTERV, c ->
+                scattervCall(c, null, null, null, recvtype, recvbuf, recvcount, recvtype, root));
     }
 
     public Request iScatterv(Buffer sendbuf, int[] sendcount, int[] displs, Datatype sendtype, Buffer recvbuf,
                              int recvcount, Datatype recvtype, int root) throws MPIException {
-        return collective("MPI_Iscatterv", c -> c.start(SCATTERV,
-                scattervCall(c, sendbuf, sendcount, displs, sendtype, recvbuf, recvcount, recvtype, root)));
+        return startCollective("MPI_Iscatterv", SCATTERV, c ->
+                scattervCall(c, sendbuf, sendcount, displs, sendtype, recvbuf, recvcount, recvtype, root));
     }
 
     private CollCall scattervCall(Collectives c, Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype,
@@ -727,29 +730,23 @@ public class Comm {
 
     public void allGather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
                           Datatype recvtype) throws MPIException {
-        collective("MPI_Allgather", c -> {
-            c.run(ALLGATHER, allGatherCall(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
-            return null;
-        });
+        runCollective("MPI_Allgather", ALLGATHER, c ->
+                allGatherCall(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
     }
 
     /** In place: each rank's block is already in {@code buf}. */
     public void allGather(Object buf, int count, Datatype type) throws MPIException {
-        collective("MPI_Allgather", c -> {
-            c.run(ALLGATHER, allGatherCall(c, null, count, type, buf, count, type));
-            return null;
-        });
+        runCollective("MPI_Allgather", ALLGATHER, c -> allGatherCall(c, null, count, type, buf, count, type));
     }
 
     public Request iAllGather(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int recvcount,
                               Datatype recvtype) throws MPIException {
-        return collective("MPI_Iallgather", c -> c.start(ALLGATHER,
-                allGatherCall(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype)));
+        return startCollective("MPI_Iallgather", ALLGATHER, c ->
+                allGatherCall(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
     }
 
     public Request iAllGather(Buffer buf, int count, Datatype type) throws MPIException {
-        return collective("MPI_Iallgather", c -> c.start(ALLGATHER, allGatherCall(c, null, count, type, buf, count,
-                type)));
+        return startCollective("MPI_Iallgather", ALLGATHER, c -> allGatherCall(c, null, count, type, buf, count, type));
     }
 
     private CollCall allGatherCall(Collectives c, Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
@@ -769,24 +766,20 @@ public class Comm {
 
     public void allGatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int[] recvcount,
                            int[] displs, Datatype recvtype) throws MPIException {
-        collective("MPI_Allgatherv", c -> {
-            c.run(ALLGATHERV, allGathervCall(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype));
-            return null;
-        });
+        runCollective("MPI_Allgatherv", ALLGATHERV, c ->
+                allGathervCall(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype));
     }
 
     /** In place. */
     public void allGatherv(Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype) throws MPIException {
-        collective("MPI_Allgatherv", c -> {
-            c.run(ALLGATHERV, allGathervCall(c, null, 0, recvtype, recvbuf, recvcount, displs, recvtype));
-            return null;
-        });
+        runCollective("MPI_Allgatherv", ALLGATHERV, c ->
+                allGathervCall(c, null, 0, recvtype, recvbuf, recvcount, displs, recvtype));
     }
 
     public Request iAllGatherv(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int[] recvcount,
                                int[] displs, Datatype recvtype) throws MPIException {
-        return collective("MPI_Iallgatherv", c -> c.start(ALLGATHERV,
-                allGathervCall(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype)));
+        return startCollective("MPI_Iallgatherv", ALLGATHERV, c ->
+                allGathervCall(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype));
     }
 
     private CollCall allGathervCall(Collectives c, Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
@@ -807,16 +800,14 @@ public class Comm {
 
     public void allToAll(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
                          Datatype recvtype) throws MPIException {
-        collective("MPI_Alltoall", c -> {
-            c.run(ALLTOALL, allToAllCall(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
-            return null;
-        });
+        runCollective("MPI_Alltoall", ALLTOALL, c ->
+                allToAllCall(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
     }
 
     public Request iAllToAll(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int recvcount,
                              Datatype recvtype) throws MPIException {
-        return collective("MPI_Ialltoall", c -> c.start(ALLTOALL,
-                allToAllCall(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype)));
+        return startCollective("MPI_Ialltoall", ALLTOALL, c ->
+                allToAllCall(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
     }
 
     private CollCall allToAllCall(Collectives c, Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
@@ -836,17 +827,15 @@ public class Comm {
 
     public void allToAllv(Object sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype, Object recvbuf,
                           int[] recvcount, int[] rdispls, Datatype recvtype) throws MPIException {
-        collective("MPI_Alltoallv", c -> {
-            c.run(ALLTOALLV, allToAllvCall(c, sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls,
-                    recvtype));
-            return null;
-        });
+        runCollective("MPI_Alltoallv", ALLTOALLV, c ->
+                allToAllvCall(c, sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls,
+                recvtype));
     }
 
     public Request iAllToAllv(Buffer sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype, Buffer recvbuf,
                               int[] recvcount, int[] rdispls, Datatype recvtype) throws MPIException {
-        return collective("MPI_Ialltoallv", c -> c.start(ALLTOALLV,
-                allToAllvCall(c, sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls, recvtype)));
+        return startCollective("MPI_Ialltoallv", ALLTOALLV, c ->
+                allToAllvCall(c, sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls, recvtype));
     }
 
     private CollCall allToAllvCall(Collectives c, Object sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype,
@@ -871,54 +860,48 @@ public class Comm {
 
     public void reduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op, int root)
             throws MPIException {
-        collective("MPI_Reduce", c -> {
-            c.run(REDUCE, reductionCall(c, sendbuf, recvbuf, count, type, op, root, true));
-            return null;
-        });
+        runCollective("MPI_Reduce", REDUCE, c -> reductionCall(c, sendbuf, recvbuf, count, type, op, root, true));
     }
 
     /** In place at the root: its operand is in {@code buf}, which receives the result. */
     public void reduce(Object buf, int count, Datatype type, Op op, int root) throws MPIException {
-        collective("MPI_Reduce", c -> {
-            c.run(REDUCE, reductionCall(c, c.isRoot(root) ? null : buf, c.isRoot(root) ? buf : null, count, type, op, root, true));
-            return null;
-        });
+        runCollective("MPI_Reduce", REDUCE, c -> inPlaceReduceCall(c, buf, count, type, op, root));
     }
 
     public Request iReduce(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op, int root)
             throws MPIException {
-        return collective("MPI_Ireduce", c -> c.start(REDUCE,
-                reductionCall(c, sendbuf, recvbuf, count, type, op, root, true)));
+        return startCollective("MPI_Ireduce", REDUCE, c ->
+                reductionCall(c, sendbuf, recvbuf, count, type, op, root, true));
     }
 
     public Request iReduce(Buffer buf, int count, Datatype type, Op op, int root) throws MPIException {
-        return collective("MPI_Ireduce", c -> c.start(REDUCE,
-                reductionCall(c, c.isRoot(root) ? null : buf, c.isRoot(root) ? buf : null, count, type, op, root, true)));
+        return startCollective("MPI_Ireduce", REDUCE, c -> inPlaceReduceCall(c, buf, count, type, op, root));
     }
 
     public void allReduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
-        collective("MPI_Allreduce", c -> {
-            c.run(ALLREDUCE, reductionCall(c, sendbuf, recvbuf, count, type, op, 0, false));
-            return null;
-        });
+        runCollective("MPI_Allreduce", ALLREDUCE, c -> reductionCall(c, sendbuf, recvbuf, count, type, op, 0, false));
     }
 
     /** In place: each rank's operand is in {@code buf}, which receives the result. */
     public void allReduce(Object buf, int count, Datatype type, Op op) throws MPIException {
-        collective("MPI_Allreduce", c -> {
-            c.run(ALLREDUCE, reductionCall(c, null, buf, count, type, op, 0, false));
-            return null;
-        });
+        runCollective("MPI_Allreduce", ALLREDUCE, c -> reductionCall(c, null, buf, count, type, op, 0, false));
     }
 
     public Request iAllReduce(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op) throws MPIException {
-        return collective("MPI_Iallreduce", c -> c.start(ALLREDUCE,
-                reductionCall(c, sendbuf, recvbuf, count, type, op, 0, false)));
+        return startCollective("MPI_Iallreduce", ALLREDUCE, c ->
+                reductionCall(c, sendbuf, recvbuf, count, type, op, 0, false));
     }
 
     public Request iAllReduce(Buffer buf, int count, Datatype type, Op op) throws MPIException {
-        return collective("MPI_Iallreduce", c -> c.start(ALLREDUCE,
-                reductionCall(c, null, buf, count, type, op, 0, false)));
+        return startCollective("MPI_Iallreduce", ALLREDUCE, c ->
+                reductionCall(c, null, buf, count, type, op, 0, false));
+    }
+
+    /** Reduce in place: the root's operand is in {@code buf}, which receives the result. */
+    private CollCall inPlaceReduceCall(Collectives c, Object buf, int count, Datatype type, Op op, int root)
+            throws MPIException {
+        return c.isRoot(root) ? reductionCall(c, null, buf, count, type, op, root, true)
+                : reductionCall(c, buf, null, count, type, op, root, true);
     }
 
     /**
@@ -942,29 +925,24 @@ public class Comm {
 
     public void reduceScatter(Object sendbuf, Object recvbuf, int[] recvcounts, Datatype type, Op op)
             throws MPIException {
-        collective("MPI_Reduce_scatter", c -> {
-            c.run(REDUCE_SCATTER, reduceScatterCall(c, sendbuf, recvbuf, recvcounts, type, op));
-            return null;
-        });
+        runCollective("MPI_Reduce_scatter", REDUCE_SCATTER, c ->
+                reduceScatterCall(c, sendbuf, recvbuf, recvcounts, type, op));
     }
 
     /** In place: {@code buf} holds the whole operand vector and receives this rank's block at its start. */
     public void reduceScatter(Object buf, int[] counts, Datatype type, Op op) throws MPIException {
-        collective("MPI_Reduce_scatter", c -> {
-            c.run(REDUCE_SCATTER, reduceScatterCall(c, null, buf, counts, type, op));
-            return null;
-        });
+        runCollective("MPI_Reduce_scatter", REDUCE_SCATTER, c -> reduceScatterCall(c, null, buf, counts, type, op));
     }
 
     public Request iReduceScatter(Buffer sendbuf, Buffer recvbuf, int[] recvcounts, Datatype type, Op op)
             throws MPIException {
-        return collective("MPI_Ireduce_scatter", c -> c.start(REDUCE_SCATTER,
-                reduceScatterCall(c, sendbuf, recvbuf, recvcounts, type, op)));
+        return startCollective("MPI_Ireduce_scatter", REDUCE_SCATTER, c ->
+                reduceScatterCall(c, sendbuf, recvbuf, recvcounts, type, op));
     }
 
     public Request iReduceScatter(Buffer buf, int[] counts, Datatype type, Op op) throws MPIException {
-        return collective("MPI_Ireduce_scatter", c -> c.start(REDUCE_SCATTER,
-                reduceScatterCall(c, null, buf, counts, type, op)));
+        return startCollective("MPI_Ireduce_scatter", REDUCE_SCATTER, c ->
+                reduceScatterCall(c, null, buf, counts, type, op));
     }
 
     private CollCall reduceScatterCall(Collectives c, Object sendbuf, Object recvbuf, int[] recvcounts,
@@ -981,29 +959,25 @@ public class Comm {
 
     public void reduceScatterBlock(Object sendbuf, Object recvbuf, int recvcount, Datatype type, Op op)
             throws MPIException {
-        collective("MPI_Reduce_scatter_block", c -> {
-            c.run(REDUCE_SCATTER_BLOCK, reduceScatterBlockCall(c, sendbuf, recvbuf, recvcount, type, op));
-            return null;
-        });
+        runCollective("MPI_Reduce_scatter_block", REDUCE_SCATTER_BLOCK, c ->
+                reduceScatterBlockCall(c, sendbuf, recvbuf, recvcount, type, op));
     }
 
     /** In place: {@code buf} holds size × count operands and receives this rank's block at its start. */
     public void reduceScatterBlock(Object buf, int count, Datatype type, Op op) throws MPIException {
-        collective("MPI_Reduce_scatter_block", c -> {
-            c.run(REDUCE_SCATTER_BLOCK, reduceScatterBlockCall(c, null, buf, count, type, op));
-            return null;
-        });
+        runCollective("MPI_Reduce_scatter_block", REDUCE_SCATTER_BLOCK, c ->
+                reduceScatterBlockCall(c, null, buf, count, type, op));
     }
 
     public Request iReduceScatterBlock(Buffer sendbuf, Buffer recvbuf, int recvcount, Datatype type, Op op)
             throws MPIException {
-        return collective("MPI_Ireduce_scatter_block", c -> c.start(REDUCE_SCATTER_BLOCK,
-                reduceScatterBlockCall(c, sendbuf, recvbuf, recvcount, type, op)));
+        return startCollective("MPI_Ireduce_scatter_block", REDUCE_SCATTER_BLOCK, c ->
+                reduceScatterBlockCall(c, sendbuf, recvbuf, recvcount, type, op));
     }
 
     public Request iReduceScatterBlock(Buffer buf, int count, Datatype type, Op op) throws MPIException {
-        return collective("MPI_Ireduce_scatter_block", c -> c.start(REDUCE_SCATTER_BLOCK,
-                reduceScatterBlockCall(c, null, buf, count, type, op)));
+        return startCollective("MPI_Ireduce_scatter_block", REDUCE_SCATTER_BLOCK, c ->
+                reduceScatterBlockCall(c, null, buf, count, type, op));
     }
 
     private CollCall reduceScatterBlockCall(Collectives c, Object sendbuf, Object recvbuf, int count, Datatype type,

@@ -65,10 +65,8 @@ public class Intracomm extends Comm {
 
     /** Rank r receives the reduction of the operands of ranks 0..r. */
     public void scan(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
-        collective("MPI_Scan", c -> {
-            c.run(CollFunction.SCAN, reductionCall(c, sendbuf, recvbuf, count, type, op, 0, false));
-            return null;
-        });
+        runCollective("MPI_Scan", CollFunction.SCAN, c ->
+                reductionCall(c, sendbuf, recvbuf, count, type, op, 0, false));
     }
 
     /** In place: the operand is in {@code buf}, which receives the result. */
@@ -77,8 +75,8 @@ public class Intracomm extends Comm {
     }
 
     public Request iScan(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op) throws MPIException {
-        return collective("MPI_Iscan", c -> c.start(CollFunction.SCAN,
-                reductionCall(c, sendbuf, recvbuf, count, type, op, 0, false)));
+        return startCollective("MPI_Iscan", CollFunction.SCAN, c ->
+                reductionCall(c, sendbuf, recvbuf, count, type, op, 0, false));
     }
 
     public Request iScan(Buffer buf, int count, Datatype type, Op op) throws MPIException {
@@ -87,10 +85,8 @@ public class Intracomm extends Comm {
 
     /** Rank r receives the reduction of the operands of ranks 0..r-1; rank 0's buffer is left as it is. */
     public void exScan(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
-        collective("MPI_Exscan", c -> {
-            c.run(CollFunction.EXSCAN, reductionCall(c, sendbuf, recvbuf, count, type, op, 0, false));
-            return null;
-        });
+        runCollective("MPI_Exscan", CollFunction.EXSCAN, c ->
+                reductionCall(c, sendbuf, recvbuf, count, type, op, 0, false));
     }
 
     /** In place. */
@@ -99,8 +95,8 @@ public class Intracomm extends Comm {
     }
 
     public Request iExScan(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op) throws MPIException {
-        return collective("MPI_Iexscan", c -> c.start(CollFunction.EXSCAN,
-                reductionCall(c, sendbuf, recvbuf, count, type, op, 0, false)));
+        return startCollective("MPI_Iexscan", CollFunction.EXSCAN, c ->
+                reductionCall(c, sendbuf, recvbuf, count, type, op, 0, false));
     }
 
     public Request iExScan(Buffer buf, int count, Datatype type, Op op) throws MPIException {

@@ -107,7 +107,8 @@ record UserBuffer(MemorySegment segment, Runnable afterReceive) {
         return made.segment();
     }
 
-    private static MemorySegment newSegment(Object array) {
+    /** A heap segment over a primitive array (no cache: for short-lived copies). */
+    static MemorySegment newSegment(Object array) {
         return switch (array) {
             case byte[] a -> MemorySegment.ofArray(a);
             case char[] a -> MemorySegment.ofArray(a);

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import bench.Stats;
 
 /** The medians of a comparison, as Markdown tables and CSV, per benchmark and transport. */
 final class Report {
@@ -46,7 +47,8 @@ final class Report {
     static SortedMap<Long, Double> medians(SortedMap<Long, List<Double>> runs) {
         SortedMap<Long, Double> medians = new TreeMap<>();
         if (runs != null) {
-            runs.forEach((size, values) -> medians.put(size, Stats.median(values)));
+            runs.forEach((size, values) -> medians.put(size, Stats.median(values.stream().mapToDouble(Double::doubleValue)
+                    .toArray())));
         }
         return medians;
     }

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import bench.Stats;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.DoubleRange;
@@ -52,15 +53,14 @@ class CompareHarnessTest {
 
     @Test
     void theMedianOfOddAndEvenCounts() {
-        assertThat(Stats.median(List.of(5.0, 1.0, 3.0))).isEqualTo(3.0);
-        assertThat(Stats.median(List.of(4.0, 1.0, 3.0, 100.0))).isEqualTo(3.5);
-        assertThat(Stats.spread(List.of(1.0, 2.0, 3.0))).isCloseTo(1.0, within(1e-12));
-        assertThatThrownBy(() -> Stats.median(List.of())).isInstanceOf(IllegalArgumentException.class);
+        assertThat(Stats.median(5.0, 1.0, 3.0)).isEqualTo(3.0);
+        assertThat(Stats.median(4.0, 1.0, 3.0, 100.0)).isEqualTo(3.5);
+        assertThatThrownBy(() -> Stats.median()).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Property
     void theMedianHasAsManyValuesAboveAsBelow(@ForAll @Size(min = 1, max = 30) List<@DoubleRange(min = -1e6, max = 1e6) Double> values) {
-        double median = Stats.median(values);
+        double median = Stats.median(values.stream().mapToDouble(Double::doubleValue).toArray());
         long below = values.stream().filter(v -> v < median).count();
         long above = values.stream().filter(v -> v > median).count();
         assertThat(below).isLessThanOrEqualTo(values.size() / 2);

@@ -1,11 +1,11 @@
 package org.jmca.mca.param;
 
-/** Levenshtein distance, for the "did you mean" of an unknown parameter name. */
-final class EditDistance {
+/** Levenshtein distance, for the "did you mean" of an unknown name (parameters, rules-file keys). */
+public final class EditDistance {
     private EditDistance() {
     }
 
-    static int between(String a, String b) {
+    public static int between(String a, String b) {
         int[] previous = new int[b.length() + 1];
         int[] current = new int[b.length() + 1];
         for (int j = 0; j <= b.length(); j++) {
