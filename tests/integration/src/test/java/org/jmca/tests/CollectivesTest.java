@@ -152,7 +152,7 @@ class CollectivesTest {
     }
 
     @Test
-    void aCommunicatorPreferenceChoosesAndExcludesComponents() {
+    void aCommunicatorPreferenceChoosesComponentsAndRejectsUnknownNames() {
         Jmca.Result preferBasic = run(2, "OneAllreduce", List.of("--mca", "coll_base_verbose", "1"), "10", "basic");
         assertPassed(preferBasic, 2, "allreduce");
         assertThat(preferBasic.err()).contains("MPI_COMM_WORLD's dup: coll: allreduce: basic");
