@@ -96,10 +96,16 @@ public class Comm {
         T run(JobRuntime runtime) throws MPIException;
     }
 
-    /** Runs an operation; failures of any kind go through the error handler. */
+    /** Runs an operation inside the library; failures of any kind go through the error handler. */
     final <T> T call(String operation, Operation<T> body) throws MPIException {
         try {
-            return body.run(runtime());
+            JobRuntime rt = runtime();
+            rt.enter();
+            try {
+                return body.run(rt);
+            } finally {
+                rt.exit();
+            }
         } catch (MPIException | McaException | WireUpException | UncheckedIOException e) {
             throw failure(operation, e);
         }
@@ -305,9 +311,14 @@ public class Comm {
             MemorySegment data = type == MPI.BOOLEAN ? UserBuffer.of(buf, count, type, false).segment()
                     : UserBuffer.segment(buf, count, type, false);
             if (to >= 0) {
-                PmlRequest request = rt.pml.isend(data, to, tag, context, mode);
-                if (!request.isComplete()) {
-                    rt.progress.waitUntil(request);
+                rt.enter();
+                try {
+                    PmlRequest request = rt.pml.isend(data, to, tag, context, mode);
+                    if (!request.isComplete()) {
+                        rt.progress.waitUntil(request);
+                    }
+                } finally {
+                    rt.exit();
                 }
             }
         } catch (MPIException | McaException | WireUpException | UncheckedIOException e) {
@@ -345,9 +356,15 @@ public class Comm {
             if (from == -2) {
                 return procNullStatus();
             }
-            PmlRequest request = rt.pml.irecv(data, from, tag == MPI.ANY_TAG ? PmlModule.ANY_TAG : tag, context);
-            if (!request.isComplete()) {
-                rt.progress.waitUntil(request);
+            PmlRequest request;
+            rt.enter();
+            try {
+                request = rt.pml.irecv(data, from, tag == MPI.ANY_TAG ? PmlModule.ANY_TAG : tag, context);
+                if (!request.isComplete()) {
+                    rt.progress.waitUntil(request);
+                }
+            } finally {
+                rt.exit();
             }
             if (packed != null) {
                 packed.afterReceive().run();

@@ -15,13 +15,16 @@ import org.jmca.mca.coll.CollSelection;
 import org.jmca.mca.Framework;
 import org.jmca.mca.McaException;
 import org.jmca.mca.McaFrameworks;
+import org.jmca.mca.PerformanceVariable;
 import org.jmca.mca.btl.BtlComponent;
+import org.jmca.mca.btl.BtlDoorbell;
 import org.jmca.mca.btl.BtlEnvironment;
 import org.jmca.mca.btl.BtlModule;
 import org.jmca.mca.btl.Peer;
 import org.jmca.mca.pml.PmlComponent;
 import org.jmca.mca.pml.PmlEnvironment;
 import org.jmca.mca.pml.PmlModule;
+import org.jmca.mca.progress.AsyncSources;
 import org.jmca.mca.progress.ProgressComponent;
 import org.jmca.mca.progress.ProgressEngine;
 import org.jmca.mca.progress.ProgressEnvironment;
@@ -32,7 +35,13 @@ import org.jmca.rte.WireUp;
 /**
  * The MPI state of this process between Init and Finalize: the wire-up, the opened frameworks
  * and the modules the selected components made. Init and Finalize wire them in this order:
- * parameters → frameworks (selection) → progress engine → BTL modules → address exchange → PML.
+ * parameters → frameworks (selection) → progress engine → BTL modules → address exchange → PML →
+ * asynchronous progress.
+ *
+ * <p>Under asynchronous progress, {@link #pml} and {@link #progress} are views that enter the
+ * library around each call; MPI calls that make several of them bracket themselves with
+ * {@link #enter()} and {@link #exit()} as well, so the application counts as inside the library
+ * for the whole call.
  */
 final class JobRuntime {
     private static final String PML_KEY = "pml.component";
@@ -56,9 +65,9 @@ final class JobRuntime {
         this.wireUp = wireUp;
         this.job = wireUp.job();
         this.frameworks = frameworks;
-        this.progress = progress;
+        this.progress = progress.isAsynchronous() ? new OwnedProgress(progress) : progress;
         this.btls = btls;
-        this.pml = pml;
+        this.pml = progress.isAsynchronous() ? new OwnedPml(pml, progress) : pml;
         this.collCandidates = frameworks.selection(Framework.COLL).statuses().stream()
                 .filter(s -> s.state() == ComponentStatus.State.SELECTED)
                 .map(s -> new CollSelection.Candidate((CollComponent) s.component(), s.priority()))
@@ -78,7 +87,7 @@ final class JobRuntime {
             frameworks.warnings().forEach(w -> System.err.println("jmca: warning: " + w));
         }
         ProgressEngine progress = ((ProgressComponent) frameworks.selection(Framework.PROGRESS).requireSingle())
-                .createEngine(new ProgressEnvironment(job.localSize(), hostCpus()));
+                .createEngine(new ProgressEnvironment(job.localSize(), hostCpus(), localRank(job)));
         List<BtlModule> btls = new ArrayList<>();
         BtlEnvironment btlEnvironment = new BtlEnvironment(job.rank(), job.size(), job.hostname(), job.jobId(),
                 job.jobKey(), progress, job.sessionDirectory());
@@ -101,7 +110,14 @@ final class JobRuntime {
             peers.add(new Peer(record.rank(), record.hostname(), record.values()));
         }
         PmlModule pml = pmlComponent.createModule(new PmlEnvironment(job.rank(), peers, btls, progress));
+        BtlDoorbell doorbell = btls.stream().map(BtlModule::doorbell).filter(d -> d != null).findFirst().orElse(null);
+        progress.startAsync(new AsyncSources(doorbell, pml::hasPendingReceives));
         return new JobRuntime(wireUp, frameworks, progress, btls, pml);
+    }
+
+    /** The rank among this host's processes: launchers fill a host with consecutive ranks. */
+    private static int localRank(JobInfo job) {
+        return job.rank() % job.localSize();
     }
 
     /**
@@ -121,6 +137,22 @@ final class JobRuntime {
         }
     }
 
+    /** The application thread enters an MPI call (see the class comment). */
+    void enter() {
+        progress.enter();
+    }
+
+    void exit() {
+        progress.exit();
+    }
+
+    /** The counters of the progress engine and the PML. */
+    List<PerformanceVariable> performanceVariables() {
+        List<PerformanceVariable> all = new ArrayList<>(progress.performanceVariables());
+        all.addAll(pml.performanceVariables());
+        return all;
+    }
+
     /** Waits until every fragment accepted for sending has left this process. */
     void flush() {
         progress.waitUntil(() -> !pml.hasPendingSends());
@@ -128,9 +160,9 @@ final class JobRuntime {
 
     /** Releases everything in the reverse order of {@link #start()}, then tells the launcher. */
     void finish() {
+        progress.close(); // first: it stops the helper thread of asynchronous progress
         pml.finalizeModule();
         btls.forEach(BtlModule::finalizeModule);
-        progress.close();
         frameworks.close();
         wireUp.finalized();
         wireUp.close();

@@ -8,6 +8,7 @@ import java.nio.FloatBuffer;
 import java.nio.IntBuffer;
 import java.nio.LongBuffer;
 import java.nio.ShortBuffer;
+import java.util.List;
 import org.jmca.mca.McaException;
 import org.jmca.rte.WireUpException;
 
@@ -187,6 +188,25 @@ public final class MPI {
         finalized = true;
         runtime = null;
         rt.finish();
+    }
+
+    /**
+     * JMCA's counters (asynchronous progress, RGET, notifications), read now, in the manner of
+     * MPI_T performance variables; see the README's "Asynchronous progress".
+     */
+    public static List<PerformanceVariable> performanceVariables() throws MPIException {
+        return COMM_WORLD.call("MPI_T_pvar_read", rt -> rt.performanceVariables().stream()
+                .map(v -> new PerformanceVariable(v.name(), v.description(), v.read()))
+                .toList());
+    }
+
+    /** The value of one counter of {@link #performanceVariables()}; an unknown name is an MPI_ERR_ARG. */
+    public static long performanceVariable(String name) throws MPIException {
+        List<PerformanceVariable> all = performanceVariables();
+        return all.stream().filter(v -> v.name().equals(name)).findFirst()
+                .orElseThrow(() -> new MPIException(ERR_ARG, "no performance variable " + name + "; this process has "
+                        + String.join(", ", all.stream().map(PerformanceVariable::name).toList())))
+                .value();
     }
 
     public static boolean isInitialized() throws MPIException {

@@ -20,6 +20,10 @@ public final class PollingProgressComponent implements ProgressComponent {
     private Param<Long> minPark;
     private Param<Long> maxPark;
     private Param<Integer> lowPriorityInterval;
+    private Param<AsyncMode> async;
+    private Param<Integer> asyncNice;
+    private Param<String> asyncCpus;
+    private Param<Boolean> asyncRealtime;
 
     @Override
     public String name() {
@@ -60,6 +64,37 @@ public final class PollingProgressComponent implements ProgressComponent {
                 .help("Low-priority progress callbacks run once every this many turns (Open MPI uses 8).")
                 .level(7)
                 .build());
+        registerAsyncParameters(registrar);
+        registerPlacementParameter(registrar);
+    }
+
+    private void registerAsyncParameters(ParameterRegistrar registrar) {
+        async = registrar.register(ParameterSpec.builder("async", ParamType.enumOf(AsyncMode.class), AsyncMode.OFF)
+                .help("Progress while the application computes: off (only inside MPI calls); lockfree (a helper"
+                        + " thread sleeps until a peer announces a rendezvous to a posted receive, takes progress"
+                        + " over with one compare-and-set and reads the message; needs btl/sm); lock (baseline:"
+                        + " a helper thread polls all the time under a lock the MPI calls also take).")
+                .level(3)
+                .build());
+        asyncNice = registrar.register(ParameterSpec.builder("async_nice", ParamType.INT, 0)
+                .help("Niceness of the helper thread, -20 (highest priority; needs CAP_SYS_NICE) to 19 (lowest);"
+                        + " 0 keeps the process's. Set with setpriority(2): Java thread priorities do nothing on Linux.")
+                .level(5)
+                .build());
+        asyncCpus = registrar.register(ParameterSpec.builder("async_cpus", ParamType.STRING, "")
+                .help("CPUs for the helper threads, as taskset writes them (\"1,0\" or \"4-7\"): the helper of"
+                        + " the n-th process on a host is bound to the n-th CPU of the list (cycling). Empty: the"
+                        + " helper runs wherever the process may. Give it a core the application does not use.")
+                .level(5)
+                .build());
+    }
+
+    private void registerPlacementParameter(ParameterRegistrar registrar) {
+        asyncRealtime = registrar.register(ParameterSpec.builder("async_realtime", ParamType.BOOL, false)
+                .help("Run the helper thread under SCHED_FIFO (needs CAP_SYS_NICE): a peer's ring then preempts"
+                        + " whatever runs on the helper's CPU at once, instead of after the scheduler's delay.")
+                .level(5)
+                .build());
     }
 
     @Override
@@ -72,6 +107,22 @@ public final class PollingProgressComponent implements ProgressComponent {
         }
         return new PollingProgressEngine(strategy,
                 strategy.idleStrategy(spins.get(), yields.get(), minPark.get(), maxPark.get()),
-                lowPriorityInterval.get());
+                lowPriorityInterval.get(), async.get(), helperPlacement(environment));
+    }
+
+    private HelperThread.Placement helperPlacement(ProgressEnvironment environment) {
+        if (asyncNice.get() < -20 || asyncNice.get() > 19) {
+            throw new McaException("progress_polling_async_nice=" + asyncNice.get() + " (" + asyncNice.source()
+                    + ") must be between -20 and 19");
+        }
+        int[] cpus;
+        try {
+            cpus = CpuList.parse(asyncCpus.get());
+        } catch (IllegalArgumentException e) {
+            throw new McaException("progress_polling_async_cpus=" + asyncCpus.get() + " (" + asyncCpus.source()
+                    + "): " + e.getMessage());
+        }
+        int cpu = cpus.length == 0 ? -1 : cpus[environment.localRank() % cpus.length];
+        return new HelperThread.Placement(asyncNice.get(), cpu, asyncRealtime.get());
     }
 }

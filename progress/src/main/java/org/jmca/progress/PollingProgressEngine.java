@@ -1,10 +1,13 @@
 package org.jmca.progress;
 
-import java.util.Locale;
 import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.function.BooleanSupplier;
 import org.agrona.concurrent.IdleStrategy;
+import org.jmca.mca.PerformanceVariable;
+import org.jmca.mca.progress.AsyncSources;
 import org.jmca.mca.progress.ProgressCallback;
 import org.jmca.mca.progress.ProgressEngine;
 
@@ -14,7 +17,9 @@ import org.jmca.mca.progress.ProgressEngine;
  * turn. Between empty turns a waiting thread idles by its {@link WaitStrategy}.
  *
  * <p>The callback arrays are replaced whole on (rare) registration, so a turn reads one volatile
- * reference per priority and allocates nothing. Turns are meant for one thread at a time.
+ * reference per priority and allocates nothing. Turns are meant for one thread at a time: with
+ * asynchronous progress ({@link AsyncMode}) the application thread and the helper take turns by
+ * the ownership that {@link #enter()} and {@link #exit()} hand over.
  */
 public final class PollingProgressEngine implements ProgressEngine {
     private static final ProgressCallback[] NONE = new ProgressCallback[0];
@@ -22,6 +27,7 @@ public final class PollingProgressEngine implements ProgressEngine {
     private final WaitStrategy waitStrategy;
     private final IdleStrategy idle;
     private final int lowPriorityInterval;
+    private final AsyncProgress async;
     private volatile ProgressCallback[] high = NONE;
     private volatile ProgressCallback[] low = NONE;
     private long turns;
@@ -32,12 +38,26 @@ public final class PollingProgressEngine implements ProgressEngine {
      * @param lowPriorityInterval low-priority callbacks run every this many turns
      */
     public PollingProgressEngine(WaitStrategy waitStrategy, IdleStrategy idle, int lowPriorityInterval) {
+        this(waitStrategy, idle, lowPriorityInterval, AsyncMode.OFF, HelperThread.Placement.INHERITED);
+    }
+
+    /**
+     * @param asyncMode who progresses while the application computes
+     * @param helper    where its helper thread runs
+     */
+    PollingProgressEngine(WaitStrategy waitStrategy, IdleStrategy idle, int lowPriorityInterval,
+                          AsyncMode asyncMode, HelperThread.Placement helper) {
         if (lowPriorityInterval < 1) {
             throw new IllegalArgumentException("lowPriorityInterval=" + lowPriorityInterval + " must be at least 1");
         }
         this.waitStrategy = Objects.requireNonNull(waitStrategy, "waitStrategy");
         this.idle = Objects.requireNonNull(idle, "idle");
         this.lowPriorityInterval = lowPriorityInterval;
+        this.async = switch (asyncMode) {
+            case OFF -> AsyncProgress.Off.INSTANCE;
+            case LOCK -> new LockBasedProgress(this::progress, helper);
+            case LOCKFREE -> new LockFreeProgress(this::progress, helper);
+        };
     }
 
     @Override
@@ -82,12 +102,43 @@ public final class PollingProgressEngine implements ProgressEngine {
     }
 
     @Override
+    public void enter() {
+        async.enter();
+    }
+
+    @Override
+    public void exit() {
+        async.exit();
+    }
+
+    @Override
+    public boolean isAsynchronous() {
+        return async != AsyncProgress.Off.INSTANCE;
+    }
+
+    @Override
+    public void startAsync(AsyncSources sources) {
+        async.start(sources);
+    }
+
+    @Override
+    public boolean onHelperThread() {
+        return async.onHelperThread();
+    }
+
+    @Override
+    public List<PerformanceVariable> performanceVariables() {
+        return async.performanceVariables();
+    }
+
+    @Override
     public String waitStrategy() {
         return waitStrategy.name().toLowerCase(Locale.ROOT);
     }
 
     @Override
     public synchronized void close() {
+        async.stop();
         high = NONE;
         low = NONE;
     }

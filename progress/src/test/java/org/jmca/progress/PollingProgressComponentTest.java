@@ -48,6 +48,29 @@ class PollingProgressComponentTest {
     }
 
     @Test
+    void asynchronousProgressIsOffUnlessAsked() {
+        assertThat(engineWith(new ProgressEnvironment(2, 2)).isAsynchronous()).isFalse();
+        assertThat(engineWith(new ProgressEnvironment(2, 2), "progress_polling_async", "lockfree").isAsynchronous())
+                .isTrue();
+        assertThat(engineWith(new ProgressEnvironment(2, 2), "progress_polling_async", "lock").isAsynchronous())
+                .isTrue();
+    }
+
+    @Test
+    void badHelperPlacementsAreErrorsNamingTheParameterAndTheValue() {
+        assertThatThrownBy(() -> engineWith(new ProgressEnvironment(1, 1), "progress_polling_async_nice", "-21"))
+                .isInstanceOf(McaException.class)
+                .hasMessageContaining("progress_polling_async_nice=-21 (command line --mca progress_polling_async_nice)");
+        assertThatThrownBy(() -> engineWith(new ProgressEnvironment(1, 1), "progress_polling_async_cpus", "0,x"))
+                .isInstanceOf(McaException.class)
+                .hasMessageContaining("progress_polling_async_cpus=0,x (command line --mca progress_polling_async_cpus)")
+                .hasMessageContaining("\"x\" is not a CPU number");
+        assertThatThrownBy(() -> engineWith(new ProgressEnvironment(1, 1), "progress_polling_async", "sometimes"))
+                .isInstanceOf(McaException.class)
+                .hasMessageContaining("sometimes");
+    }
+
+    @Test
     void inconsistentParkPeriodsAreAnErrorNamingBothParameters() {
         assertThatThrownBy(() -> engineWith(new ProgressEnvironment(1, 1),
                 "progress_polling_park_min_ns", "5000", "progress_polling_park_max_ns", "10"))

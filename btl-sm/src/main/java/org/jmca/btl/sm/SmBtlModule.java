@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import org.jmca.mca.btl.BtlDoorbell;
 import org.jmca.mca.btl.BtlEndpoint;
 import org.jmca.mca.btl.BtlModule;
 import org.jmca.mca.btl.BtlProperties;
@@ -37,6 +38,8 @@ final class SmBtlModule implements BtlModule {
     /** Reads peers' memory for messages of at least {@link #singleCopyMin} bytes; null when not used. */
     private final CrossMemory crossMemory;
     private final long singleCopyMin;
+    /** This process's doorbell; null when futexes do not work here. */
+    private final SmDoorbell doorbell;
 
     SmBtlModule(int rank, int size, String hostname, Path file, int ringCapacity, long eagerLimit, long maxSendSize,
                 int exclusivity, long singleCopyMin) {
@@ -48,6 +51,8 @@ final class SmBtlModule implements BtlModule {
         this.properties = new BtlProperties(exclusivity, 200, 80_000, eagerLimit, maxSendSize,
                 crossMemory == null ? EnumSet.of(BtlProperties.Flag.SEND)
                         : EnumSet.of(BtlProperties.Flag.SEND, BtlProperties.Flag.GET));
+        SmDoorbell bell = own.ownDoorbell(arena, this::hasArrivals);
+        this.doorbell = bell.probe() == null ? bell : null;
         this.removeOnExit = new Thread(this::removeFile, "btl-sm-cleanup");
         Runtime.getRuntime().addShutdownHook(removeOnExit);
     }
@@ -79,7 +84,8 @@ final class SmBtlModule implements BtlModule {
                 continue;
             }
             SmSegment theirs = SmSegment.open(Path.of(segment), arena);
-            SmEndpoint endpoint = new SmEndpoint(peer.rank(), this, theirs.ring(rank), theirs.ownerPid);
+            SmEndpoint endpoint = new SmEndpoint(peer.rank(), this, theirs.ring(rank), theirs.peersDoorbell(),
+                    theirs.ownerPid);
             endpoints.add(endpoint);
             rings.add(own.ring(peer.rank()));
             ringHandlers.add((tag, data, offset, length) -> receiver.onFragment(endpoint, tag, data, offset, length));
@@ -111,6 +117,16 @@ final class SmBtlModule implements BtlModule {
     }
 
     @Override
+    public BtlDoorbell doorbell() {
+        return doorbell;
+    }
+
+    @Override
+    public boolean notifyPeer(BtlEndpoint to) {
+        return ((SmEndpoint) to).doorbell.ringIfArmed();
+    }
+
+    @Override
     public int progress() {
         int events = 0;
         SmRing[] rings = incoming;
@@ -118,6 +134,15 @@ final class SmBtlModule implements BtlModule {
             events += rings[i].poll(handlers[i]);
         }
         return events;
+    }
+
+    private boolean hasArrivals() {
+        for (SmRing ring : incoming) {
+            if (ring.hasRecord()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override

@@ -3,17 +3,19 @@ package org.jmca.btl.sm;
 import org.jmca.mca.btl.BtlEndpoint;
 import org.jmca.mca.btl.BtlModule;
 
-/** The way to one peer on this host: the ring this process writes in the peer's segment, and its pid. */
+/** The way to one peer on this host: the ring this process writes in the peer's segment, its doorbell and its pid. */
 final class SmEndpoint implements BtlEndpoint {
     private final int rank;
     private final SmBtlModule module;
     final SmRing outgoing;
+    final SmDoorbell doorbell;
     final long pid;
 
-    SmEndpoint(int rank, SmBtlModule module, SmRing outgoing, long pid) {
+    SmEndpoint(int rank, SmBtlModule module, SmRing outgoing, SmDoorbell doorbell, long pid) {
         this.rank = rank;
         this.module = module;
         this.outgoing = outgoing;
+        this.doorbell = doorbell;
         this.pid = pid;
     }
 

@@ -117,6 +117,11 @@ final class SmRing {
         return true;
     }
 
+    /** Consumer: true if a record waits at the head (a padding record counts). */
+    boolean hasRecord() {
+        return (long) LONG.getAcquire(data, (long) (head & mask)) == head + 1;
+    }
+
     /** Consumer: hands every published record to {@code handler}, then frees their space. Returns how many. */
     int poll(Handler handler) {
         long h = head;

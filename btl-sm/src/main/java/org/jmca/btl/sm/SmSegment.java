@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.function.BooleanSupplier;
 
 /**
  * One rank's receive segment: a file (mode 0600) mapped with {@link FileChannel#map} into a
@@ -21,6 +22,7 @@ import java.nio.file.attribute.PosixFilePermissions;
  *  12 | ranks in the job    (int) |
  *  16 | owner's pid        (long) |
  *  24 | ring capacity       (int) |
+ *  64 | doorbell                  |  SmDoorbell, on a cache line of its own
  * 128 | ring of sender 0          |  each SmRing.bytesFor(capacity) bytes
  *     | ring of sender 1 ...      |
  * </pre>
@@ -29,7 +31,8 @@ import java.nio.file.attribute.PosixFilePermissions;
  */
 final class SmSegment {
     private static final long MAGIC = 0x4a4d43412d534d31L;
-    private static final int VERSION = 1;
+    private static final int VERSION = 2;
+    private static final long DOORBELL = 64;
     private static final int HEADER = 128;
 
     final Path path;
@@ -87,6 +90,16 @@ final class SmSegment {
         } catch (IOException e) {
             throw new UncheckedIOException("btl/sm: cannot map the peer's shared-memory file " + path + ": " + e, e);
         }
+    }
+
+    /** The owner's doorbell, which it waits on. */
+    SmDoorbell ownDoorbell(Arena arena, BooleanSupplier arrivals) {
+        return SmDoorbell.owned(memory, DOORBELL, arena, arrivals);
+    }
+
+    /** The owner's doorbell as a peer sees it: to ring. */
+    SmDoorbell peersDoorbell() {
+        return SmDoorbell.peers(memory, DOORBELL);
     }
 
     /** The ring in which {@code senderRank} writes to this segment's owner. */

@@ -69,6 +69,22 @@ public interface BtlModule {
         throw new UnsupportedOperationException(componentName() + " cannot read a peer's memory");
     }
 
+    /**
+     * This process's doorbell, which peers ring through {@link #notifyPeer}; null (the default)
+     * when this module's peers cannot wake this process.
+     */
+    default BtlDoorbell doorbell() {
+        return null;
+    }
+
+    /**
+     * Rings the peer's doorbell if the peer has armed it; called after a fragment that needs the
+     * peer's attention (a rendezvous start) went out. Returns true if it rang.
+     */
+    default boolean notifyPeer(BtlEndpoint to) {
+        return false;
+    }
+
     /** Moves what is ready (arrivals, pending sends); returns how many events it handled. */
     int progress();
 

@@ -1,6 +1,8 @@
 package org.jmca.mca.pml;
 
 import java.lang.foreign.MemorySegment;
+import java.util.List;
+import org.jmca.mca.PerformanceVariable;
 
 /**
  * The process's point-to-point layer: matches messages on (context, source, tag) and moves them
@@ -39,6 +41,16 @@ public interface PmlModule {
 
     /** The status of a message that a receive would match now, without receiving it; null if none. */
     PmlStatus iprobe(int source, int tag, int context);
+
+    /** True while a posted receive has not completed (asynchronous progress arms the doorbell then). */
+    default boolean hasPendingReceives() {
+        return false;
+    }
+
+    /** The module's counters. */
+    default List<PerformanceVariable> performanceVariables() {
+        return List.of();
+    }
 
     /** True while accepted sends have fragments not yet handed to a BTL. */
     boolean hasPendingSends();

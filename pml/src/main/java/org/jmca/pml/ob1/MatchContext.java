@@ -72,6 +72,10 @@ final class MatchContext {
         posted.add(request);
     }
 
+    boolean hasPosted() {
+        return !posted.isEmpty();
+    }
+
     boolean removePosted(Ob1RecvRequest request) {
         return posted.remove(request);
     }

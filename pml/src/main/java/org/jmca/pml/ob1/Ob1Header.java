@@ -24,25 +24,29 @@ import java.lang.foreign.MemorySegment;
  *  8 | receive request id (long) |           8 | offset in message  (long) |
  * 16 | bytes wanted       (long) |          16 +---------------------------+ payload...
  * 24 +---------------------------+
+ *
+ * FIN (receiver read the message itself)
+ *  0 | send request id    (long) |
+ *  8 +---------------------------+
  * </pre>
  *
  * "Bytes wanted" is min(total length, receive buffer size): a truncating receiver asks only for
  * what it can hold, and the sender stops there. A RNDV with an address lets a receiver whose BTL
- * can GET read the whole message itself (RGET); its ACK then carries {@link #GOT} as receive
- * request id, and the sender is done.
+ * can GET read the whole message itself (RGET) and answer with FIN instead of ACK: the sender is
+ * done without sending anything more.
  */
 final class Ob1Header {
     static final byte TAG_MATCH = 1;
     static final byte TAG_RNDV = 2;
     static final byte TAG_ACK = 3;
     static final byte TAG_FRAG = 4;
+    static final byte TAG_FIN = 5;
 
     static final int MATCH_LENGTH = 16;
     static final int RNDV_LENGTH = 40;
-    /** Receive request id of an ACK whose receiver read the message itself. */
-    static final long GOT = -1;
     static final int ACK_LENGTH = 24;
     static final int FRAG_LENGTH = 16;
+    static final int FIN_LENGTH = 8;
 
     private static final long CONTEXT = 0;
     private static final long SOURCE = 4;
@@ -79,6 +83,12 @@ final class Ob1Header {
         h.set(JAVA_LONG_UNALIGNED, 0, sendId);
         h.set(JAVA_LONG_UNALIGNED, 8, recvId);
         h.set(JAVA_LONG_UNALIGNED, 16, wanted);
+        return h;
+    }
+
+    /** Writes a FIN header into {@code h} of exactly {@link #FIN_LENGTH} bytes. */
+    static MemorySegment writeFin(MemorySegment h, long sendId) {
+        h.set(JAVA_LONG_UNALIGNED, 0, sendId);
         return h;
     }
 
@@ -119,7 +129,7 @@ final class Ob1Header {
         return f.get(JAVA_LONG_UNALIGNED, at + ADDRESS);
     }
 
-    /** Field {@code index} (0, 1, 2) of an ACK or FRAG header, both made of longs. */
+    /** Field {@code index} (0, 1, 2) of an ACK, FRAG or FIN header, all made of longs. */
     static long longField(MemorySegment f, long at, int index) {
         return f.get(JAVA_LONG_UNALIGNED, at + 8L * index);
     }

@@ -7,6 +7,7 @@ import java.util.List;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.collections.Long2ObjectHashMap;
 import org.jmca.mca.McaException;
+import org.jmca.mca.PerformanceVariable;
 import org.jmca.mca.btl.BtlEndpoint;
 import org.jmca.mca.btl.BtlModule;
 import org.jmca.mca.btl.Peer;
@@ -28,12 +29,19 @@ import java.util.Arrays;
  *   <li><b>rendezvous</b>: otherwise (and for every synchronous send) a RNDV fragment carries the
  *       first bytes; when the receiver matches it answers with an ACK naming how many bytes it
  *       wants, and the sender streams the rest as FRAG fragments of the BTL's max send size.</li>
+ *   <li><b>RGET</b>: a RNDV from native memory over a BTL that can GET carries the buffer's
+ *       address; the receiver may read the whole message itself and answer FIN. It does when the
+ *       BTL prefers GET at that size, and always on the progress engine's helper thread: then the
+ *       application is computing, and one read by the helper frees both sides (the asynchronous
+ *       rendezvous). After sending a RNDV the sender rings the peer's doorbell, which wakes the
+ *       peer's helper if the peer armed it.</li>
  * </ul>
  * Work that a BTL refuses (back-pressure) waits in a per-peer FIFO, so one sender's fragments
  * leave in order; the receiver checks per-peer sequence numbers all the same and holds early
  * arrivals, so the order survives several transports.
  *
- * <p>Single-threaded: called by the thread that owns progress, including the BTLs' upcalls.
+ * <p>Single-threaded: called by the thread that owns progress, including the BTLs' upcalls (the
+ * application thread, or the helper of asynchronous progress; the engine hands ownership over).
  */
 final class Ob1PmlModule implements PmlModule {
     private static final MemorySegment EMPTY = MemorySegment.ofArray(new byte[0]);
@@ -53,10 +61,16 @@ final class Ob1PmlModule implements PmlModule {
     private final MemorySegment rndvHeader = MemorySegment.ofArray(new byte[Ob1Header.RNDV_LENGTH]);
     private final MemorySegment ackHeader = MemorySegment.ofArray(new byte[Ob1Header.ACK_LENGTH]);
     private final MemorySegment fragHeader = MemorySegment.ofArray(new byte[Ob1Header.FRAG_LENGTH]);
+    private final MemorySegment finHeader = MemorySegment.ofArray(new byte[Ob1Header.FIN_LENGTH]);
+    private final ProgressEngine progress;
     private final ProgressEngine.Registration registration;
     private long nextRequestId = 1;
     /** The context used last: most traffic stays in one communicator, so this spares the map lookup. */
     private MatchContext lastContext;
+    /** Counters (performance variables), written by the thread that owns progress. */
+    private long rgets;
+    private long asyncRendezvous;
+    private long notificationsSent;
 
     /** Something to send to a peer; {@link #advance()} returns false when a BTL pushed back. */
     private interface Work {
@@ -80,7 +94,8 @@ final class Ob1PmlModule implements PmlModule {
         environment.btls().forEach(btl -> btl.setReceiver(this::onFragment));
         this.lastContext = new MatchContext(0, jobSize);
         contexts.put(0, lastContext);
-        this.registration = environment.progress().register(this::progress, ProgressEngine.Priority.HIGH);
+        this.progress = environment.progress();
+        this.registration = progress.register(this::progress, ProgressEngine.Priority.HIGH);
     }
 
     private static Route[] computeRoutes(List<Peer> peers, List<BtlModule> btls) {
@@ -168,8 +183,8 @@ final class Ob1PmlModule implements PmlModule {
         long first = Math.min(request.data.byteSize(),
                 Math.min(route.eagerLimit(), route.maxSendSize()) - Ob1Header.RNDV_LENGTH);
         long id = nextRequestId++;
-        // Native data that the route's BTL can read from the receiver's side goes by RGET: one copy.
-        long address = request.data.isNative() && route.btl().canGet(request.data.byteSize()) ? request.data.address() : 0;
+        // Native data that the route's BTL can read from the receiver's side may go by RGET: one copy.
+        long address = request.data.isNative() && route.canGet() ? request.data.address() : 0;
         MemorySegment h = Ob1Header.writeRndv(rndvHeader, request.context, rank, request.tag, request.seq,
                 request.data.byteSize(), id, address);
         if (!route.btl().send(route.endpoint(), Ob1Header.TAG_RNDV, h, request.data.asSlice(0, first))) {
@@ -178,6 +193,9 @@ final class Ob1PmlModule implements PmlModule {
         }
         request.sent = first;
         awaitingAck.put(id, request);
+        if (route.btl().notifyPeer(route.endpoint())) {
+            notificationsSent++;
+        }
         return true;
     }
 
@@ -194,6 +212,13 @@ final class Ob1PmlModule implements PmlModule {
         }
         request.complete();
         return true;
+    }
+
+    private void sendFin(int dest, long sendId) {
+        enqueue(dest, () -> {
+            Route route = routes[dest];
+            return route.btl().send(route.endpoint(), Ob1Header.TAG_FIN, Ob1Header.writeFin(finHeader, sendId), EMPTY);
+        });
     }
 
     private void sendAck(int dest, long sendId, long recvId, long wanted) {
@@ -267,6 +292,7 @@ final class Ob1PmlModule implements PmlModule {
             case Ob1Header.TAG_MATCH, Ob1Header.TAG_RNDV -> onMatchable(kind, memory, at, length);
             case Ob1Header.TAG_ACK -> onAck(memory, at);
             case Ob1Header.TAG_FRAG -> onFrag(memory, at, length);
+            case Ob1Header.TAG_FIN -> onFin(memory, at);
             default -> throw new McaException("pml/ob1: rank " + rank + " got a fragment with unknown tag " + kind
                     + " from rank " + from.rank());
         }
@@ -311,12 +337,19 @@ final class Ob1PmlModule implements PmlModule {
                          MemorySegment carrier, long offset, long available) {
         request.matched(source, tag, total);
         Route route = routes[source];
-        if (address != 0 && request.buffer.isNative() && route.btl().canGet(request.wanted)) {
-            route.btl().get(route.endpoint(), address, request.buffer.asSlice(0, request.wanted));
-            request.received = request.wanted;
-            request.completeDelivered();
-            sendAck(source, sendId, Ob1Header.GOT, request.wanted);
-            return;
+        if (address != 0 && request.buffer.isNative()) {
+            boolean onHelper = progress.onHelperThread();
+            if (onHelper ? route.canGet() : route.btl().canGet(request.wanted)) {
+                route.btl().get(route.endpoint(), address, request.buffer.asSlice(0, request.wanted));
+                request.received = request.wanted;
+                request.completeDelivered();
+                sendFin(source, sendId);
+                rgets++;
+                if (onHelper) {
+                    asyncRendezvous++;
+                }
+                return;
+            }
         }
         long length = Math.min(available, request.wanted);
         MemorySegment.copy(carrier, offset, request.buffer, 0, length);
@@ -343,11 +376,20 @@ final class Ob1PmlModule implements PmlModule {
         }
         request.recvId = Ob1Header.longField(memory, at, 1);
         request.wanted = Ob1Header.longField(memory, at, 2);
-        if (request.recvId == Ob1Header.GOT || request.sent >= request.wanted) {
+        if (request.sent >= request.wanted) {
             request.complete();
         } else {
             enqueue(request.dest, () -> streamFragments(request));
         }
+    }
+
+    private void onFin(MemorySegment memory, long at) {
+        long sendId = Ob1Header.longField(memory, at, 0);
+        Ob1SendRequest request = awaitingAck.remove(sendId);
+        if (request == null) {
+            throw new McaException("pml/ob1: rank " + rank + " got a FIN for unknown send request " + sendId);
+        }
+        request.complete();
     }
 
     private void onFrag(MemorySegment memory, long at, long fragmentLength) {
@@ -390,6 +432,31 @@ final class Ob1PmlModule implements PmlModule {
             }
         }
         return false;
+    }
+
+    @Override
+    public boolean hasPendingReceives() {
+        if (!awaitingFrags.isEmpty()) {
+            return true;
+        }
+        for (MatchContext context : contexts.values()) {
+            if (context.hasPosted()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public List<PerformanceVariable> performanceVariables() {
+        return List.of(
+                new PerformanceVariable("pml_ob1_rget", "rendezvous messages this process read itself (RGET)",
+                        () -> rgets),
+                new PerformanceVariable("pml_ob1_async_rendezvous",
+                        "rendezvous messages the helper thread read while the application computed",
+                        () -> asyncRendezvous),
+                new PerformanceVariable("pml_ob1_notifications_sent",
+                        "doorbells rung at peers after a rendezvous start", () -> notificationsSent));
     }
 
     @Override

@@ -44,7 +44,7 @@ final class LoopbackNetwork {
         for (int r = 0; r < size; r++) {
             peers.add(new Peer(r, "localhost", Map.of()));
             btls.add(new Loopback(r, new BtlProperties(100, 1000, 1000, eagerLimit, maxSendSize,
-                    EnumSet.of(BtlProperties.Flag.SEND))));
+                    EnumSet.of(BtlProperties.Flag.SEND, BtlProperties.Flag.GET))));
         }
         for (int r = 0; r < size; r++) {
             Engine engine = new Engine();
@@ -97,6 +97,13 @@ final class LoopbackNetwork {
     /** A minimal engine: callbacks run in order on each turn. */
     static final class Engine implements ProgressEngine {
         private final List<ProgressCallback> callbacks = new ArrayList<>();
+        /** Makes the PML believe its turns run on an asynchronous-progress helper thread. */
+        boolean helper;
+
+        @Override
+        public boolean onHelperThread() {
+            return helper;
+        }
 
         @Override
         public Registration register(ProgressCallback callback, Priority priority) {

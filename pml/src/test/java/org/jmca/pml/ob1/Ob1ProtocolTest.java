@@ -86,6 +86,8 @@ class Ob1ProtocolTest {
             net.runUntil(() -> recv.isComplete() && send.isComplete());
             assertThat(into.toArray(ValueLayout.JAVA_BYTE)).isEqualTo(data.toArray(ValueLayout.JAVA_BYTE));
             assertThat(net.sentByTag[Ob1Header.TAG_FRAG]).as("fragments sent").isZero();
+            assertThat(net.sentByTag[Ob1Header.TAG_ACK]).as("the receiver answers FIN, not ACK").isZero();
+            assertThat(net.sentByTag[Ob1Header.TAG_FIN]).isEqualTo(1);
 
             // A heap receive buffer cannot be read into: the same message then comes in fragments.
             MemorySegment heap = MemorySegment.ofArray(new byte[100_000]);
@@ -95,6 +97,38 @@ class Ob1ProtocolTest {
             assertThat(heap.toArray(ValueLayout.JAVA_BYTE)).isEqualTo(data.toArray(ValueLayout.JAVA_BYTE));
             assertThat(net.sentByTag[Ob1Header.TAG_FRAG]).isPositive();
         }
+    }
+
+    @Test
+    void onTheHelperThreadARendezvousIsReadBelowTheBtlsGetThresholdAndCounted() {
+        try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+            MemorySegment data = arena.allocate(100_000);
+            data.copyFrom(pattern(100_000, 8));
+            MemorySegment into = arena.allocate(100_000);
+            PmlRequest recv = pml(1).irecv(into, 0, 2, CTX);
+            assertThat(pml(1).hasPendingReceives()).isTrue();
+            PmlRequest send = pml(0).isend(data, 1, 2, CTX, SendMode.STANDARD);
+            net.engines.get(1).helper = true;
+            net.runUntil(() -> recv.isComplete() && send.isComplete());
+            assertThat(into.toArray(ValueLayout.JAVA_BYTE)).isEqualTo(data.toArray(ValueLayout.JAVA_BYTE));
+            assertThat(net.sentByTag[Ob1Header.TAG_FRAG]).as("fragments sent").isZero();
+            assertThat(pml(1).hasPendingReceives()).isFalse();
+            assertThat(counter(1, "pml_ob1_async_rendezvous")).isEqualTo(1);
+            assertThat(counter(1, "pml_ob1_rget")).isEqualTo(1);
+
+            // The application thread keeps the BTL's threshold (getMin is not set: never GET).
+            net.engines.get(1).helper = false;
+            PmlRequest appRecv = pml(1).irecv(into, 0, 3, CTX);
+            PmlRequest appSend = pml(0).isend(data, 1, 3, CTX, SendMode.STANDARD);
+            net.runUntil(() -> appRecv.isComplete() && appSend.isComplete());
+            assertThat(net.sentByTag[Ob1Header.TAG_FRAG]).isPositive();
+            assertThat(counter(1, "pml_ob1_async_rendezvous")).isEqualTo(1);
+        }
+    }
+
+    private long counter(int rank, String name) {
+        return pml(rank).performanceVariables().stream().filter(v -> v.name().equals(name)).findFirst()
+                .orElseThrow().read();
     }
 
     @Test

@@ -1,0 +1,85 @@
+package mpi;
+
+import java.lang.foreign.MemorySegment;
+import java.util.List;
+import org.jmca.mca.PerformanceVariable;
+import org.jmca.mca.pml.PmlModule;
+import org.jmca.mca.pml.PmlRequest;
+import org.jmca.mca.pml.PmlStatus;
+import org.jmca.mca.pml.SendMode;
+import org.jmca.mca.progress.ProgressEngine;
+
+/**
+ * The PML under asynchronous progress: every call is made inside the library, owning progress
+ * ({@link ProgressEngine#enter()}), since a helper thread may be progressing the same PML while
+ * the application computes. MPI calls that make several PML calls enter once around all of them.
+ */
+final class OwnedPml implements PmlModule {
+    private final PmlModule pml;
+    private final ProgressEngine engine;
+
+    OwnedPml(PmlModule pml, ProgressEngine engine) {
+        this.pml = pml;
+        this.engine = engine;
+    }
+
+    @Override
+    public PmlRequest isend(MemorySegment data, int dest, int tag, int context, SendMode mode) {
+        engine.enter();
+        try {
+            return pml.isend(data, dest, tag, context, mode);
+        } finally {
+            engine.exit();
+        }
+    }
+
+    @Override
+    public PmlRequest irecv(MemorySegment buffer, int source, int tag, int context) {
+        engine.enter();
+        try {
+            return pml.irecv(buffer, source, tag, context);
+        } finally {
+            engine.exit();
+        }
+    }
+
+    @Override
+    public PmlStatus iprobe(int source, int tag, int context) {
+        engine.enter();
+        try {
+            return pml.iprobe(source, tag, context);
+        } finally {
+            engine.exit();
+        }
+    }
+
+    @Override
+    public boolean hasPendingReceives() {
+        engine.enter();
+        try {
+            return pml.hasPendingReceives();
+        } finally {
+            engine.exit();
+        }
+    }
+
+    @Override
+    public boolean hasPendingSends() {
+        engine.enter();
+        try {
+            return pml.hasPendingSends();
+        } finally {
+            engine.exit();
+        }
+    }
+
+    @Override
+    public List<PerformanceVariable> performanceVariables() {
+        return pml.performanceVariables();
+    }
+
+    @Override
+    public void finalizeModule() {
+        pml.finalizeModule();
+    }
+}

@@ -1,0 +1,193 @@
+package org.jmca.progress;
+
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntSupplier;
+import org.jmca.mca.PerformanceVariable;
+import org.jmca.mca.btl.BtlDoorbell;
+import org.jmca.mca.progress.AsyncSources;
+
+/**
+ * The lock-free asynchronous rendezvous (after MVAPICH's, Kumar et al.): exactly one thread owns
+ * progress at any time, and ownership changes hands with one compare-and-set on {@link #owner},
+ * never a lock on the PML's structures.
+ *
+ * <ul>
+ *   <li>The application thread takes ownership when it enters the library and disarms the
+ *       doorbell: while it is inside, peers do not ring and the helper stays asleep.</li>
+ *   <li>When it leaves with a receive still posted, it arms the doorbell and gives ownership up;
+ *       if a fragment arrived before the bell was armed (its sender did not ring), it rings its
+ *       own bell, so that the helper, not the application, deals with it.</li>
+ *   <li>A peer that announces a rendezvous rings the armed bell; the helper wakes, takes
+ *       ownership, progresses until nothing is left to do (the PML reads the message with RGET
+ *       and sends FIN) and gives ownership back. One wake-up per rendezvous.</li>
+ *   <li>An application thread that enters while the helper owns progress asks for it back and
+ *       spins until the helper has finished its current turn.</li>
+ * </ul>
+ *
+ * The arm/check-arrivals in {@link #exit()} and the peer's announce/check-armed are a Dekker
+ * pair, each side a store, a full fence and a load: a rendezvous start is either seen by that
+ * check or rings.
+ */
+final class LockFreeProgress implements AsyncProgress {
+    private static final int FREE = 0;
+    private static final int APPLICATION = 1;
+    private static final int HELPER = 2;
+    private static final long SLEEP_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
+
+    private final AtomicInteger owner = new AtomicInteger(FREE);
+    private final IntSupplier turn;
+    private final HelperThread.Placement placement;
+    /** Nesting of the application thread's enter/exit; touched by that thread only. */
+    private int depth;
+    private BtlDoorbell bell;
+    private AsyncSources sources;
+    private Thread helper;
+    private volatile boolean running;
+    /** Set by the application thread while it waits to enter: the helper gives ownership back after its turn. */
+    private volatile boolean applicationWaiting;
+
+    // Counters, each written by one thread only.
+    private volatile long notifications;
+    private volatile long handovers;
+    private volatile long applicationWaits;
+    private volatile long selfRings;
+
+    /**
+     * @param turn one progress turn of the engine, returning its events
+     * @param placement the helper's niceness and CPU
+     */
+    LockFreeProgress(IntSupplier turn, HelperThread.Placement placement) {
+        this.turn = turn;
+        this.placement = placement;
+    }
+
+    @Override
+    public void start(AsyncSources sources) {
+        this.sources = sources;
+        this.bell = sources.doorbell();
+        if (bell == null) {
+            System.err.println("jmca: warning: progress_polling_async=lockfree, but no selected BTL can wake this"
+                    + " process (btl/sm can, where futexes work): rendezvous messages progress only inside MPI calls");
+            return;
+        }
+        running = true;
+        int rungBeforeStart = bell.rings(); // read here: a ring before the thread runs must wake it
+        helper = HelperThread.start("jmca-async-progress", placement, () -> sleepAndServe(rungBeforeStart));
+    }
+
+    @Override
+    public void enter() {
+        if (depth++ > 0) {
+            return;
+        }
+        if (bell != null) {
+            bell.disarm();
+        }
+        if (!owner.compareAndSet(FREE, APPLICATION)) {
+            applicationWaits++;
+            applicationWaiting = true;
+            for (int attempt = 1; !owner.compareAndSet(FREE, APPLICATION); attempt++) {
+                backOff(attempt);
+            }
+            applicationWaiting = false;
+        }
+    }
+
+    @Override
+    public void exit() {
+        if (--depth > 0) {
+            return;
+        }
+        if (bell != null && sources.receivesPending().getAsBoolean()) {
+            bell.arm();
+            if (bell.hasArrivals()) {
+                selfRings++;
+                bell.ringSelf();
+            }
+        }
+        owner.set(FREE);
+    }
+
+    private void sleepAndServe(int seen) {
+        while (running) {
+            bell.await(seen, SLEEP_NANOS);
+            int now = bell.rings();
+            if (now == seen || !running) {
+                continue;
+            }
+            // Rings up to now announced fragments already in the rings: the turns below see them.
+            seen = now;
+            notifications++;
+            serve();
+        }
+    }
+
+    /** Takes ownership and progresses until a turn finds nothing; gives up if the application is inside. */
+    private void serve() {
+        for (int attempt = 1; ; attempt++) {
+            if (owner.compareAndSet(FREE, HELPER)) {
+                handovers++;
+                try {
+                    while (turn.getAsInt() > 0 && !applicationWaiting) {
+                        // until the rendezvous that rang, and whatever came with it, is done,
+                        // or the application wants progress back (steady traffic must not starve it)
+                    }
+                } finally {
+                    owner.set(FREE);
+                }
+                return;
+            }
+            if (!bell.armed()) {
+                return; // the application is inside the library and progresses itself
+            }
+            backOff(attempt); // the application is leaving: its last poll is under way
+        }
+    }
+
+    /**
+     * Waiting for the other thread to give ownership up: spin briefly, then yield, in case both
+     * threads share one CPU and the owner cannot run while this one spins.
+     */
+    private static void backOff(int attempt) {
+        if (attempt < 100) {
+            Thread.onSpinWait();
+        } else {
+            Thread.yield();
+        }
+    }
+
+    @Override
+    public boolean onHelperThread() {
+        return Thread.currentThread() == helper;
+    }
+
+    @Override
+    public List<PerformanceVariable> performanceVariables() {
+        return List.of(
+                new PerformanceVariable("progress_polling_async_notifications",
+                        "wake-ups of the helper thread by a peer's doorbell", () -> notifications),
+                new PerformanceVariable("progress_polling_async_handovers",
+                        "times the helper thread took the ownership of progress", () -> handovers),
+                new PerformanceVariable("progress_polling_async_application_waits",
+                        "MPI calls that waited on entry for the helper to hand progress back", () -> applicationWaits),
+                new PerformanceVariable("progress_polling_async_self_rings",
+                        "exits that woke the helper for fragments which came before the doorbell was armed",
+                        () -> selfRings));
+    }
+
+    @Override
+    public void stop() {
+        if (helper == null) {
+            return;
+        }
+        running = false;
+        bell.ringSelf();
+        try {
+            helper.join(TimeUnit.SECONDS.toMillis(5));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

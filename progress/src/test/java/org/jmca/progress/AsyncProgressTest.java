@@ -1,0 +1,159 @@
+package org.jmca.progress;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.jmca.mca.PerformanceVariable;
+import org.jmca.mca.progress.AsyncSources;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+class AsyncProgressTest {
+
+    /** A progress turn that fails if two threads run it at once, and counts who ran it. */
+    private static final class ExclusiveTurn {
+        final AtomicBoolean inside = new AtomicBoolean();
+        final AtomicInteger overlaps = new AtomicInteger();
+        final AtomicLong helperTurns = new AtomicLong();
+        volatile AsyncProgress owner;
+        /** Events the next turns report (the helper loops while a turn has events). */
+        final AtomicInteger pendingEvents = new AtomicInteger();
+
+        int turn() {
+            if (!inside.compareAndSet(false, true)) {
+                overlaps.incrementAndGet();
+            }
+            try {
+                if (owner != null && owner.onHelperThread()) {
+                    helperTurns.incrementAndGet();
+                }
+                Thread.onSpinWait();
+                return pendingEvents.getAndUpdate(n -> Math.max(0, n - 1)) > 0 ? 1 : 0;
+            } finally {
+                inside.set(false);
+            }
+        }
+    }
+
+    private static long counter(AsyncProgress progress, String name) {
+        return progress.performanceVariables().stream().filter(v -> v.name().equals(name))
+                .mapToLong(PerformanceVariable::read).findFirst().orElseThrow();
+    }
+
+    @Test
+    @Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void theLockFreeHelperAndTheApplicationNeverRunProgressAtOnce() throws Exception {
+        ExclusiveTurn turn = new ExclusiveTurn();
+        LockFreeProgress progress = new LockFreeProgress(turn::turn, HelperThread.Placement.INHERITED);
+        turn.owner = progress;
+        InMemoryDoorbell bell = new InMemoryDoorbell();
+        progress.start(new AsyncSources(bell, () -> true));
+        AtomicBoolean stop = new AtomicBoolean();
+        Thread peer = Thread.ofPlatform().start(() -> {
+            while (!stop.get()) {
+                turn.pendingEvents.incrementAndGet();
+                bell.ringIfArmed();
+                Thread.onSpinWait();
+            }
+        });
+        long end = System.nanoTime() + Duration.ofSeconds(2).toNanos();
+        while (System.nanoTime() < end) {
+            progress.enter();
+            progress.enter(); // nested calls, as an MPI call inside an MPI call
+            turn.turn();
+            progress.exit();
+            turn.turn();
+            progress.exit();
+            for (int i = 0; i < 1000; i++) {
+                Thread.onSpinWait(); // "computing", outside the library
+            }
+        }
+        stop.set(true);
+        peer.join();
+        progress.stop();
+        assertThat(turn.overlaps.get()).as("turns run by two threads at once").isZero();
+        assertThat(turn.helperTurns.get()).as("turns the helper ran while the application computed").isPositive();
+        assertThat(counter(progress, "progress_polling_async_handovers")).isPositive();
+        assertThat(counter(progress, "progress_polling_async_notifications"))
+                .isGreaterThanOrEqualTo(counter(progress, "progress_polling_async_handovers"));
+    }
+
+    @Test
+    @Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void withNoReceivePendingTheBellIsNeverArmedAndTheHelperNeverRuns() throws Exception {
+        ExclusiveTurn turn = new ExclusiveTurn();
+        LockFreeProgress progress = new LockFreeProgress(turn::turn, HelperThread.Placement.INHERITED);
+        turn.owner = progress;
+        InMemoryDoorbell bell = new InMemoryDoorbell();
+        progress.start(new AsyncSources(bell, () -> false));
+        int rang = 0;
+        for (int i = 0; i < 10_000; i++) {
+            progress.enter();
+            turn.turn();
+            progress.exit();
+            rang += bell.ringIfArmed() ? 1 : 0;
+        }
+        progress.stop();
+        assertThat(rang).isZero();
+        assertThat(turn.helperTurns.get()).isZero();
+        assertThat(counter(progress, "progress_polling_async_notifications")).isZero();
+    }
+
+    @Test
+    @Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void whatArrivedBeforeTheBellWasArmedWakesTheHelperFromTheApplicationsExit() throws Exception {
+        ExclusiveTurn turn = new ExclusiveTurn();
+        LockFreeProgress progress = new LockFreeProgress(turn::turn, HelperThread.Placement.INHERITED);
+        turn.owner = progress;
+        InMemoryDoorbell bell = new InMemoryDoorbell();
+        // A fragment waits that nobody rang for (its sender found the bell disarmed).
+        bell.arrivals(() -> turn.pendingEvents.get() > 0);
+        turn.pendingEvents.set(1);
+        progress.start(new AsyncSources(bell, () -> true));
+        progress.enter();
+        progress.exit();
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (turn.pendingEvents.get() > 0 && System.nanoTime() < deadline) {
+            Thread.sleep(1);
+        }
+        progress.stop();
+        assertThat(turn.pendingEvents.get()).as("events the helper did not handle").isZero();
+        assertThat(turn.helperTurns.get()).isPositive();
+        assertThat(counter(progress, "progress_polling_async_self_rings")).isEqualTo(1);
+    }
+
+    @Test
+    @Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void theLockBasedHelperPollsAndTheApplicationTakesTheLock() throws Exception {
+        ExclusiveTurn turn = new ExclusiveTurn();
+        LockBasedProgress progress = new LockBasedProgress(turn::turn, HelperThread.Placement.INHERITED);
+        turn.owner = progress;
+        progress.start(new AsyncSources(null, () -> false));
+        long end = System.nanoTime() + Duration.ofMillis(500).toNanos();
+        while (System.nanoTime() < end) {
+            turn.pendingEvents.incrementAndGet();
+            progress.enter();
+            turn.turn();
+            progress.exit();
+        }
+        progress.stop();
+        assertThat(turn.overlaps.get()).isZero();
+        assertThat(turn.helperTurns.get()).isPositive();
+        assertThat(counter(progress, "progress_polling_async_helper_turns")).isPositive();
+    }
+
+    @Test
+    void aCpuListIsReadAsTasksetWritesIt() {
+        assertThat(CpuList.parse("1,0")).containsExactly(1, 0);
+        assertThat(CpuList.parse(" 0, 2,4-6 ")).containsExactly(0, 2, 4, 5, 6);
+        assertThat(CpuList.parse("")).isEmpty();
+        for (String bad : new String[] {"a", "3-1", "1,,2", "1-2-3", "-1"}) {
+            assertThatThrownBy(() -> CpuList.parse(bad))
+                    .as(bad).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("is not a CPU number");
+        }
+    }
+}
