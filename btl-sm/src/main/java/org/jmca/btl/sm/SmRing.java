@@ -3,6 +3,7 @@ package org.jmca.btl.sm;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
+import org.jmca.mca.BulkCopy;
 
 /**
  * A single-producer, single-consumer ring of fragments in shared memory: one sending process
@@ -111,7 +112,7 @@ final class SmRing {
         data.set(ValueLayout.JAVA_INT, index + 8, length);
         data.set(ValueLayout.JAVA_BYTE, index + 12, tag);
         MemorySegment.copy(header, 0, data, index + RECORD_HEADER, header.byteSize());
-        MemorySegment.copy(payload, 0, data, index + RECORD_HEADER + header.byteSize(), payload.byteSize());
+        BulkCopy.copy(payload, 0, data, index + RECORD_HEADER + header.byteSize(), payload.byteSize());
         LONG.setRelease(data, (long) index, t + 1);
         tail = t + aligned;
         return true;

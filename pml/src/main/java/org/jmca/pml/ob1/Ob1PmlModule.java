@@ -3,9 +3,11 @@ package org.jmca.pml.ob1;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.collections.Long2ObjectHashMap;
+import org.jmca.mca.BulkCopy;
 import org.jmca.mca.McaException;
 import org.jmca.mca.PerformanceVariable;
 import org.jmca.mca.btl.BtlEndpoint;
@@ -17,7 +19,6 @@ import org.jmca.mca.pml.PmlRequest;
 import org.jmca.mca.pml.PmlStatus;
 import org.jmca.mca.pml.SendMode;
 import org.jmca.mca.progress.ProgressEngine;
-import java.util.Arrays;
 
 /**
  * ob1's point-to-point module.
@@ -352,7 +353,7 @@ final class Ob1PmlModule implements PmlModule {
             }
         }
         long length = Math.min(available, request.wanted);
-        MemorySegment.copy(carrier, offset, request.buffer, 0, length);
+        BulkCopy.copy(carrier, offset, request.buffer, 0, length);
         request.received = length;
         if (kind == Ob1Header.TAG_MATCH) {
             request.completeDelivered();
@@ -400,7 +401,7 @@ final class Ob1PmlModule implements PmlModule {
             throw new McaException("pml/ob1: rank " + rank + " got a fragment for unknown receive " + recvId);
         }
         long length = Math.min(fragmentLength - Ob1Header.FRAG_LENGTH, request.wanted - offset);
-        MemorySegment.copy(memory, at + Ob1Header.FRAG_LENGTH, request.buffer, offset, length);
+        BulkCopy.copy(memory, at + Ob1Header.FRAG_LENGTH, request.buffer, offset, length);
         request.received += length;
         if (request.received >= request.wanted) {
             awaitingFrags.remove(recvId);
