@@ -3,6 +3,7 @@ package org.jmca.progress;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntSupplier;
 import org.jmca.mca.PerformanceVariable;
 import org.jmca.mca.btl.BtlDoorbell;
@@ -35,6 +36,7 @@ final class LockFreeProgress implements AsyncProgress {
     private static final int APPLICATION = 1;
     private static final int HELPER = 2;
     private static final long SLEEP_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
+    private static final long HELPER_BACKOFF_NANOS = TimeUnit.MICROSECONDS.toNanos(5);
 
     private final AtomicInteger owner = new AtomicInteger(FREE);
     private final IntSupplier turn;
@@ -100,14 +102,16 @@ final class LockFreeProgress implements AsyncProgress {
         if (--depth > 0) {
             return;
         }
+        boolean wakeHelper = false;
         if (bell != null && sources.receivesPending().getAsBoolean()) {
             bell.arm();
-            if (bell.hasArrivals()) {
-                selfRings++;
-                bell.ringSelf();
-            }
+            wakeHelper = bell.hasArrivals();
         }
         owner.set(FREE);
+        if (wakeHelper) { // after giving ownership up: a helper woken on this CPU must not find it still taken
+            selfRings++;
+            bell.ringSelf();
+        }
     }
 
     private void sleepAndServe(int seen) {
@@ -142,13 +146,20 @@ final class LockFreeProgress implements AsyncProgress {
             if (!bell.armed()) {
                 return; // the application is inside the library and progresses itself
             }
-            backOff(attempt); // the application is leaving: its last poll is under way
+            // The application is leaving the library. Park rather than spin or yield: a helper
+            // that runs under SCHED_FIFO on the application's CPU would otherwise never let it
+            // finish leaving (yield gives the CPU to real-time threads only).
+            if (attempt < 100) {
+                Thread.onSpinWait();
+            } else {
+                LockSupport.parkNanos(HELPER_BACKOFF_NANOS);
+            }
         }
     }
 
     /**
-     * Waiting for the other thread to give ownership up: spin briefly, then yield, in case both
-     * threads share one CPU and the owner cannot run while this one spins.
+     * The application waiting for the helper to give ownership up: spin briefly, then yield, in
+     * case both share one CPU and the helper cannot run while the application spins.
      */
     private static void backOff(int attempt) {
         if (attempt < 100) {
