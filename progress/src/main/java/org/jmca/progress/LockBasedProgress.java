@@ -22,6 +22,7 @@ final class LockBasedProgress implements AsyncProgress {
     private volatile boolean running;
     private volatile long helperTurnsWithEvents;
     private volatile long applicationWaits;
+    private final HelperFailure failure = new HelperFailure();
 
     LockBasedProgress(IntSupplier turn, HelperThread.Placement placement) {
         this.turn = turn;
@@ -42,6 +43,9 @@ final class LockBasedProgress implements AsyncProgress {
             lock.lock();
             try {
                 events = turn.getAsInt();
+            } catch (RuntimeException e) {
+                failure.record(e); // the application's next call reports it
+                return;
             } finally {
                 lock.unlock();
             }
@@ -57,6 +61,10 @@ final class LockBasedProgress implements AsyncProgress {
         if (!lock.tryLock()) {
             applicationWaits++;
             lock.lock();
+        }
+        if (failure.happened()) {
+            lock.unlock();
+            failure.rethrow();
         }
     }
 

@@ -49,6 +49,7 @@ final class LockFreeProgress implements AsyncProgress {
     private volatile boolean running;
     /** Set by the application thread while it waits to enter: the helper gives ownership back after its turn. */
     private volatile boolean applicationWaiting;
+    private final HelperFailure failure = new HelperFailure();
 
     // Counters, each written by one thread only.
     private volatile long notifications;
@@ -95,6 +96,11 @@ final class LockFreeProgress implements AsyncProgress {
             }
             applicationWaiting = false;
         }
+        if (failure.happened()) {
+            depth--;
+            owner.set(FREE);
+            failure.rethrow();
+        }
     }
 
     @Override
@@ -138,6 +144,9 @@ final class LockFreeProgress implements AsyncProgress {
                         // until the rendezvous that rang, and whatever came with it, is done,
                         // or the application wants progress back (steady traffic must not starve it)
                     }
+                } catch (RuntimeException e) {
+                    failure.record(e); // the application's next call reports it
+                    running = false;
                 } finally {
                     owner.set(FREE);
                 }

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import org.jmca.mca.McaException;
 import org.jmca.mca.PerformanceVariable;
 import org.jmca.mca.progress.AsyncSources;
 import org.junit.jupiter.api.Test;
@@ -144,6 +145,47 @@ class AsyncProgressTest {
         assertThat(turn.overlaps.get()).isZero();
         assertThat(turn.helperTurns.get()).isPositive();
         assertThat(counter(progress, "progress_polling_async_helper_turns")).isPositive();
+    }
+
+    @Test
+    @Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void aFailureOnTheHelperThreadFailsTheApplicationsNextCall() throws Exception {
+        InMemoryDoorbell bell = new InMemoryDoorbell();
+        AtomicBoolean failed = new AtomicBoolean();
+        LockFreeProgress lockFree = new LockFreeProgress(() -> {
+            failed.set(true);
+            throw new McaException("peer 3 vanished");
+        }, HelperThread.Placement.INHERITED);
+        lockFree.start(new AsyncSources(bell, () -> true));
+        lockFree.enter();
+        lockFree.exit();
+        bell.ringIfArmed();
+        while (!failed.get()) {
+            Thread.sleep(1);
+        }
+        Thread.sleep(50); // the helper records the failure right after the turn threw
+        assertThatThrownBy(lockFree::enter).isInstanceOf(McaException.class)
+                .hasMessageContaining("asynchronous progress stopped: peer 3 vanished");
+        assertThatThrownBy(lockFree::enter).as("every later call too").hasMessageContaining("peer 3 vanished");
+        lockFree.stop();
+
+        LockBasedProgress lockBased = new LockBasedProgress(() -> {
+            throw new McaException("peer 2 vanished");
+        }, HelperThread.Placement.INHERITED);
+        lockBased.start(new AsyncSources(null, () -> false));
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        Throwable thrown = null;
+        while (thrown == null && System.nanoTime() < deadline) {
+            try {
+                lockBased.enter();
+                lockBased.exit();
+                Thread.sleep(1);
+            } catch (McaException e) {
+                thrown = e;
+            }
+        }
+        lockBased.stop();
+        assertThat(thrown).hasMessageContaining("peer 2 vanished");
     }
 
     @Test
