@@ -1,5 +1,6 @@
 package org.jmca.progress;
 
+import java.util.Locale;
 import org.jmca.mca.McaException;
 import org.jmca.mca.param.Param;
 import org.jmca.mca.param.ParamType;
@@ -104,6 +105,11 @@ public final class PollingProgressComponent implements ProgressComponent {
             throw new McaException("progress_polling_park_min_ns=" + minPark.get() + " ("
                     + minPark.source() + ") must be positive and at most progress_polling_park_max_ns="
                     + maxPark.get() + " (" + maxPark.source() + ")");
+        }
+        if (async.get() != AsyncMode.OFF && environment.oversubscribed() && environment.localRank() == 0) {
+            System.err.println("jmca: warning: progress_polling_async=" + async.get().name().toLowerCase(Locale.ROOT)
+                    + " with " + environment.localProcesses() + " processes on " + environment.availableCores()
+                    + " cores: the helper threads have no spare core and take their time from the computation");
         }
         return new PollingProgressEngine(strategy,
                 strategy.idleStrategy(spins.get(), yields.get(), minPark.get(), maxPark.get()),

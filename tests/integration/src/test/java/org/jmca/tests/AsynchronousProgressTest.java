@@ -33,6 +33,13 @@ class AsynchronousProgressTest {
         Jmca.Result result = run(3, "AsyncStress", "lockfree", List.of("--mca", "btl_sm_single_copy_min", "64k"),
                 "150", "expect-async");
         assertPassed(result, "async stress", 3);
+        int cores = Runtime.getRuntime().availableProcessors();
+        if (cores < 3) {
+            assertThat(result.err()).as("3 ranks on %d cores: one warning, from the host's first rank", cores)
+                    .containsOnlyOnce("progress_polling_async=lockfree with 3 processes on " + cores + " cores");
+        } else {
+            assertThat(result.err()).doesNotContain("have no spare core");
+        }
     }
 
     @ParameterizedTest(name = "mode={0}")
