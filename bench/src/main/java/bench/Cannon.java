@@ -6,7 +6,6 @@ import java.util.concurrent.Callable;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
-import mpi.PerformanceVariable;
 import mpi.Request;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -24,7 +23,7 @@ import picocli.CommandLine.Option;
  * aligned), after {@code -w} untimed ones. C is checked exactly against a direct product.
  *
  * <p>Prints the wall time of the timed multiplications (the slowest rank's) and each rank's
- * counters of asynchronous progress.
+ * non-zero counters (asynchronous progress, RGET).
  */
 @Command(name = "bench.Cannon", mixinStandardHelpOptions = true,
         description = "Cannon's matrix multiplication with non-blocking shifts.")
@@ -124,7 +123,7 @@ public final class Cannon implements Callable<Integer> {
             System.out.printf("wall %.4f s  %.2f GFLOP/s  wrong elements %d%n", slowest[0], flops / slowest[0] / 1e9,
                     wrongAll[0]);
         }
-        printCounters(world);
+        Report.printCounters(world);
         return wrongAll[0] == 0 || rank != 0 ? 0 : 1;
     }
 
@@ -178,19 +177,5 @@ public final class Cannon implements Callable<Integer> {
             }
         }
         return wrong;
-    }
-
-    private static void printCounters(Intracomm world) throws MPIException {
-        for (int r = 0; r < world.getSize(); r++) {
-            world.barrier();
-            if (r == world.getRank()) {
-                StringBuilder line = new StringBuilder("# rank " + r + ":");
-                for (PerformanceVariable v : MPI.performanceVariables()) {
-                    line.append(' ').append(v.name()).append('=').append(v.value());
-                }
-                System.out.println(line);
-                System.out.flush();
-            }
-        }
     }
 }

@@ -4,7 +4,6 @@ import java.nio.ByteBuffer;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
-import mpi.PerformanceVariable;
 import mpi.Request;
 
 /**
@@ -99,23 +98,8 @@ public final class Overlap {
         if (rank == 0) {
             System.out.println("# work checksum " + Work.checksum());
         }
-        printCounters(comm);
+        Report.printCounters(comm);
         MPI.Finalize();
-    }
-
-    /** Each rank's non-zero counters (asynchronous progress, RGET), in rank order. */
-    private static void printCounters(Intracomm comm) throws MPIException {
-        for (int r = 0; r < comm.getSize(); r++) {
-            comm.barrier();
-            if (r == comm.getRank()) {
-                for (PerformanceVariable v : MPI.performanceVariables()) {
-                    if (v.value() != 0) {
-                        System.out.println("# rank " + r + ": " + v.name() + " = " + v.value());
-                    }
-                }
-                System.out.flush();
-            }
-        }
     }
 
     /** The title, the comment lines and the column header. */

@@ -2,6 +2,10 @@ package bench;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import mpi.Intracomm;
+import mpi.MPI;
+import mpi.MPIException;
+import mpi.PerformanceVariable;
 
 /**
  * The lines the benchmarks print, in the OSU micro-benchmarks' layout: a title line, a column
@@ -28,6 +32,26 @@ final class Report {
     static final String ITERATIONS = "Iterations";
 
     private Report() {
+    }
+
+    /**
+     * One comment line per rank, in rank order, with its non-zero counters (asynchronous
+     * progress, RGET). Collective over {@code comm}.
+     */
+    static void printCounters(Intracomm comm) throws MPIException {
+        for (int r = 0; r < comm.getSize(); r++) {
+            comm.barrier();
+            if (r == comm.getRank()) {
+                StringBuilder line = new StringBuilder("# rank " + r + ":");
+                for (PerformanceVariable v : MPI.performanceVariables()) {
+                    if (v.value() != 0) {
+                        line.append(' ').append(v.name()).append('=').append(v.value());
+                    }
+                }
+                System.out.println(line);
+                System.out.flush();
+            }
+        }
     }
 
     /** The first line: {@code # NAME (JMCA, byte[])} or {@code # NAME (JMCA, direct buffers)}. */

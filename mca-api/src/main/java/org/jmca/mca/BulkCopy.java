@@ -11,10 +11,10 @@ import java.lang.invoke.MethodHandle;
  * {@code memcpy}, called with the FFM API as a critical function (heap arrays are passed in
  * place).
  *
- * <p>Why not {@link MemorySegment#copy}: its speed depends on the JIT. Measured on btl/sm's
- * two-copy path, about one run in four had the calling method end up compiled without the copy
- * intrinsic, and the copy then ran at 2.3 GB/s instead of 25 GB/s for the rest of the run.
- * {@code memcpy} copies at the same speed whatever the JIT did. Small copies stay with
+ * <p>Why not {@link MemorySegment#copy}: its speed depends on what the JIT made of the caller.
+ * On btl/sm's two-copy path some runs stayed at 2.2–2.3 GB/s instead of about 25 GB/s, and stack
+ * samples of such a run showed the copy in {@code Unsafe.copyMemory}'s checked, non-intrinsic
+ * path (see BENCHMARKS.md). {@code memcpy} does not depend on the JIT. Small copies stay with
  * {@link MemorySegment#copy}, which is faster than a native call for them.
  */
 public final class BulkCopy {

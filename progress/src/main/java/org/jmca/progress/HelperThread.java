@@ -8,6 +8,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Makes the helper thread of asynchronous progress: a daemon platform thread (it sleeps in the
@@ -65,6 +66,15 @@ final class HelperThread {
         thread.setDaemon(true);
         thread.start();
         return thread;
+    }
+
+    /** Waits up to 5 seconds for a helper that was told to stop. */
+    static void join(Thread helper) {
+        try {
+            helper.join(TimeUnit.SECONDS.toMillis(5));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** Places the calling thread; returns what failed, or null. */

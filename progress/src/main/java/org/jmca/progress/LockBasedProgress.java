@@ -93,10 +93,6 @@ final class LockBasedProgress implements AsyncProgress {
             return;
         }
         running = false;
-        try {
-            helper.join(TimeUnit.SECONDS.toMillis(5));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        HelperThread.join(helper);
     }
 }

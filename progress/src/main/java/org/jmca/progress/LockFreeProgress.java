@@ -204,10 +204,6 @@ final class LockFreeProgress implements AsyncProgress {
         }
         running = false;
         bell.ringSelf();
-        try {
-            helper.join(TimeUnit.SECONDS.toMillis(5));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        HelperThread.join(helper);
     }
 }

@@ -21,6 +21,13 @@ class AsyncProgressTest {
         final AtomicInteger overlaps = new AtomicInteger();
         final AtomicLong helperTurns = new AtomicLong();
         volatile AsyncProgress owner;
+
+        /** A lock-free progress whose turns are this one's, not yet started. */
+        LockFreeProgress lockFree() {
+            LockFreeProgress progress = new LockFreeProgress(this::turn, HelperThread.Placement.INHERITED);
+            owner = progress;
+            return progress;
+        }
         /** Events the next turns report (the helper loops while a turn has events). */
         final AtomicInteger pendingEvents = new AtomicInteger();
 
@@ -49,9 +56,8 @@ class AsyncProgressTest {
     @Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void theLockFreeHelperAndTheApplicationNeverRunProgressAtOnce() throws Exception {
         ExclusiveTurn turn = new ExclusiveTurn();
-        LockFreeProgress progress = new LockFreeProgress(turn::turn, HelperThread.Placement.INHERITED);
-        turn.owner = progress;
         InMemoryDoorbell bell = new InMemoryDoorbell();
+        LockFreeProgress progress = turn.lockFree();
         progress.start(new AsyncSources(bell, () -> true));
         AtomicBoolean stop = new AtomicBoolean();
         Thread peer = Thread.ofPlatform().start(() -> {
@@ -87,9 +93,8 @@ class AsyncProgressTest {
     @Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void withNoReceivePendingTheBellIsNeverArmedAndTheHelperNeverRuns() throws Exception {
         ExclusiveTurn turn = new ExclusiveTurn();
-        LockFreeProgress progress = new LockFreeProgress(turn::turn, HelperThread.Placement.INHERITED);
-        turn.owner = progress;
         InMemoryDoorbell bell = new InMemoryDoorbell();
+        LockFreeProgress progress = turn.lockFree();
         progress.start(new AsyncSources(bell, () -> false));
         int rang = 0;
         for (int i = 0; i < 10_000; i++) {
@@ -108,9 +113,8 @@ class AsyncProgressTest {
     @Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void whatArrivedBeforeTheBellWasArmedWakesTheHelperFromTheApplicationsExit() throws Exception {
         ExclusiveTurn turn = new ExclusiveTurn();
-        LockFreeProgress progress = new LockFreeProgress(turn::turn, HelperThread.Placement.INHERITED);
-        turn.owner = progress;
         InMemoryDoorbell bell = new InMemoryDoorbell();
+        LockFreeProgress progress = turn.lockFree();
         // A fragment waits that nobody rang for (its sender found the bell disarmed).
         bell.arrivals(() -> turn.pendingEvents.get() > 0);
         turn.pendingEvents.set(1);

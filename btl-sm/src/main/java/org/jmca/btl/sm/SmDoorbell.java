@@ -87,24 +87,20 @@ final class SmDoorbell implements BtlDoorbell {
 
     @Override
     public void ringSelf() {
-        ring();
+        INT.getAndAdd(memory, ringsAt, 1);
+        Futex.wake(ringsWord);
     }
 
     /**
      * Rings if the owner armed the bell, after a full fence: the fragment announced just before is
-     * then either seen by the owner's last poll before sleeping, or woken for. True if it rang.
+     * then either seen by the owner's arrivals check after arming, or rung for. True if it rang.
      */
     boolean ringIfArmed() {
         VarHandle.fullFence();
         if (!armed()) {
             return false;
         }
-        ring();
+        ringSelf();
         return true;
-    }
-
-    private void ring() {
-        INT.getAndAdd(memory, ringsAt, 1);
-        Futex.wake(ringsWord);
     }
 }

@@ -11,7 +11,10 @@ package org.jmca.mca.btl;
  */
 public interface BtlDoorbell {
 
-    /** Lets peers ring. Followed by a full fence, so a peer that announced earlier is seen by the next poll. */
+    /**
+     * Lets peers ring. Followed by a full fence, so that {@link #hasArrivals()} read afterwards
+     * sees what a peer announced before it could see the bell armed.
+     */
     void arm();
 
     /** Stops peers from ringing. */
@@ -35,6 +38,9 @@ public interface BtlDoorbell {
      */
     void await(int seen, long timeoutNanos);
 
-    /** Rings this process's own bell, whether armed or not (to wake the helper when it must stop). */
+    /**
+     * Rings this process's own bell, whether armed or not: to hand the helper what arrived before
+     * the bell was armed, or to wake it when it must stop.
+     */
     void ringSelf();
 }
