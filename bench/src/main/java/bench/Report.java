@@ -35,8 +35,8 @@ final class Report {
     }
 
     /**
-     * One comment line per rank, in rank order, with its non-zero counters (asynchronous
-     * progress, RGET). Collective over {@code comm}.
+     * One comment line per rank that has non-zero counters (asynchronous progress, RGET), in
+     * rank order. Collective over {@code comm}.
      */
     static void printCounters(Intracomm comm) throws MPIException {
         for (int r = 0; r < comm.getSize(); r++) {
@@ -48,8 +48,10 @@ final class Report {
                         line.append(' ').append(v.name()).append('=').append(v.value());
                     }
                 }
-                System.out.println(line);
-                System.out.flush();
+                if (line.indexOf("=") > 0) {
+                    System.out.println(line);
+                    System.out.flush();
+                }
             }
         }
     }
