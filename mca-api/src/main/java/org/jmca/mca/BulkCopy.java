@@ -14,10 +14,16 @@ import java.lang.invoke.MethodHandle;
  * <p>Why not {@link MemorySegment#copy}: its speed depends on what the JIT made of the caller.
  * On btl/sm's two-copy path some runs stayed at 2.2–2.3 GB/s instead of about 25 GB/s, and stack
  * samples of such a run showed the copy in {@code Unsafe.copyMemory}'s checked, non-intrinsic
- * path (see BENCHMARKS.md). {@code memcpy} does not depend on the JIT. Small copies stay with
- * {@link MemorySegment#copy}, which is faster than a native call for them.
+ * path (see BENCHMARKS.md). {@code memcpy} does not depend on the JIT. Medium copies stay with
+ * {@link MemorySegment#copy}, which is faster than a native call for them, and the smallest (a
+ * short message's payload) are a few loads and stores.
  */
 public final class BulkCopy {
+    /**
+     * Up to this many bytes, a few loads and stores: cheaper than {@link MemorySegment#copy}'s
+     * general path, which took 6 ns of an 8-byte message's hop.
+     */
+    static final int SMALL_UP_TO = 16;
     /** From this many bytes on, {@code memcpy} is used. */
     public static final long NATIVE_FROM = 4096;
 
@@ -34,11 +40,42 @@ public final class BulkCopy {
     }
 
     /**
+     * Up to 16 bytes as two loads and two stores of one width (the pair overlaps when the size is
+     * not twice a width). Both loads come first, so overlapping ranges copy as through a
+     * temporary, as with {@link MemorySegment#copy}.
+     */
+    private static void copySmall(MemorySegment source, long sourceOffset, MemorySegment target, long targetOffset,
+                                  int bytes) {
+        if (bytes >= 8) {
+            long first = source.get(ValueLayout.JAVA_LONG_UNALIGNED, sourceOffset);
+            long last = source.get(ValueLayout.JAVA_LONG_UNALIGNED, sourceOffset + bytes - 8);
+            target.set(ValueLayout.JAVA_LONG_UNALIGNED, targetOffset, first);
+            target.set(ValueLayout.JAVA_LONG_UNALIGNED, targetOffset + bytes - 8, last);
+        } else if (bytes >= 4) {
+            int first = source.get(ValueLayout.JAVA_INT_UNALIGNED, sourceOffset);
+            int last = source.get(ValueLayout.JAVA_INT_UNALIGNED, sourceOffset + bytes - 4);
+            target.set(ValueLayout.JAVA_INT_UNALIGNED, targetOffset, first);
+            target.set(ValueLayout.JAVA_INT_UNALIGNED, targetOffset + bytes - 4, last);
+        } else if (bytes >= 2) {
+            short first = source.get(ValueLayout.JAVA_SHORT_UNALIGNED, sourceOffset);
+            short last = source.get(ValueLayout.JAVA_SHORT_UNALIGNED, sourceOffset + bytes - 2);
+            target.set(ValueLayout.JAVA_SHORT_UNALIGNED, targetOffset, first);
+            target.set(ValueLayout.JAVA_SHORT_UNALIGNED, targetOffset + bytes - 2, last);
+        } else if (bytes == 1) {
+            target.set(ValueLayout.JAVA_BYTE, targetOffset, source.get(ValueLayout.JAVA_BYTE, sourceOffset));
+        }
+    }
+
+    /**
      * Copies {@code bytes} bytes from {@code source} at {@code sourceOffset} to {@code target} at
      * {@code targetOffset}, with the bounds, liveness and read-only checks of {@link MemorySegment#copy}.
      */
     public static void copy(MemorySegment source, long sourceOffset, MemorySegment target, long targetOffset,
                             long bytes) {
+        if (bytes >= 0 && bytes <= SMALL_UP_TO) {
+            copySmall(source, sourceOffset, target, targetOffset, (int) bytes);
+            return;
+        }
         if (bytes < NATIVE_FROM || MEMCPY == null || target.isReadOnly()) {
             MemorySegment.copy(source, sourceOffset, target, targetOffset, bytes);
             return;

@@ -38,6 +38,38 @@ class BulkCopyTest {
     }
 
     @Test
+    void everySmallSizeCopiesExactlyItsBytesAtAnyAlignment() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment[] sources = {pattern(arena.allocate(64)), pattern(MemorySegment.ofArray(new byte[64]))};
+            for (MemorySegment source : sources) {
+                for (int size = 0; size <= BulkCopy.SMALL_UP_TO + 1; size++) {
+                    for (int shift = 0; shift < 8; shift++) {
+                        MemorySegment target = MemorySegment.ofArray(new byte[64]);
+                        BulkCopy.copy(source, 3 + shift, target, 9, size);
+                        byte[] expected = new byte[64];
+                        MemorySegment.copy(source, 3 + shift, MemorySegment.ofArray(expected), 9, size);
+                        assertThat(target.toArray(ValueLayout.JAVA_BYTE)).as("size %d from offset %d", size, 3 + shift)
+                                .isEqualTo(expected);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void smallOverlappingRangesAreCopiedAsIfThroughATemporary() {
+        for (int size = 1; size <= BulkCopy.SMALL_UP_TO; size++) {
+            for (int shift : new int[] {-3, -1, 1, 3}) {
+                MemorySegment segment = pattern(MemorySegment.ofArray(new byte[64]));
+                byte[] expected = segment.asSlice(20, size).toArray(ValueLayout.JAVA_BYTE);
+                BulkCopy.copy(segment, 20, segment, 20 + shift, size);
+                assertThat(segment.asSlice(20 + shift, size).toArray(ValueLayout.JAVA_BYTE))
+                        .as("size %d shifted by %d", size, shift).isEqualTo(expected);
+            }
+        }
+    }
+
+    @Test
     void overlappingRangesAreCopiedAsIfThroughATemporary() {
         MemorySegment segment = pattern(MemorySegment.ofArray(new byte[20_000]));
         byte[] expected = segment.asSlice(0, 10_000).toArray(ValueLayout.JAVA_BYTE);
@@ -53,5 +85,13 @@ class BulkCopyTest {
         MemorySegment readOnly = MemorySegment.ofBuffer(ByteBuffer.allocateDirect(10_000).asReadOnlyBuffer());
         assertThatThrownBy(() -> BulkCopy.copy(source, 0, readOnly, 0, 10_000))
                 .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> BulkCopy.copy(source, 0, MemorySegment.ofArray(new byte[4]), 0, 8))
+                .as("a small copy past the target's end").isInstanceOf(IndexOutOfBoundsException.class);
+        assertThatThrownBy(() -> BulkCopy.copy(source, 9_996, MemorySegment.ofArray(new byte[8]), 0, 8))
+                .as("a small copy past the source's end").isInstanceOf(IndexOutOfBoundsException.class);
+        assertThatThrownBy(() -> BulkCopy.copy(source, 0, readOnly, 0, 8))
+                .as("a small copy into a read-only segment").isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> BulkCopy.copy(source, 0, MemorySegment.ofArray(new byte[8]), 0, -1))
+                .as("a negative size").isInstanceOf(IndexOutOfBoundsException.class);
     }
 }
