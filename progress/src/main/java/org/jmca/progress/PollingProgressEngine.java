@@ -30,7 +30,8 @@ public final class PollingProgressEngine implements ProgressEngine {
     private final AsyncProgress async;
     private volatile ProgressCallback[] high = NONE;
     private volatile ProgressCallback[] low = NONE;
-    private long turns;
+    /** Turns left before the low-priority callbacks run again (a countdown: no division per turn). */
+    private int turnsToLow;
 
     /**
      * @param waitStrategy        a resolved strategy (not {@link WaitStrategy#AUTO})
@@ -53,6 +54,7 @@ public final class PollingProgressEngine implements ProgressEngine {
         this.waitStrategy = Objects.requireNonNull(waitStrategy, "waitStrategy");
         this.idle = Objects.requireNonNull(idle, "idle");
         this.lowPriorityInterval = lowPriorityInterval;
+        this.turnsToLow = lowPriorityInterval;
         this.async = switch (asyncMode) {
             case OFF -> AsyncProgress.Off.INSTANCE;
             case LOCK -> new LockBasedProgress(this::progress, helper);
@@ -85,7 +87,8 @@ public final class PollingProgressEngine implements ProgressEngine {
         for (ProgressCallback callback : high) {
             events += callback.progress();
         }
-        if (++turns % lowPriorityInterval == 0) {
+        if (--turnsToLow == 0) {
+            turnsToLow = lowPriorityInterval;
             for (ProgressCallback callback : low) {
                 events += callback.progress();
             }

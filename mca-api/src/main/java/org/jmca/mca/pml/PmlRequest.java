@@ -3,8 +3,8 @@ package org.jmca.mca.pml;
 import java.util.function.BooleanSupplier;
 
 /**
- * A send or receive in flight. Completion is published with a volatile write, so any thread may
- * read {@link #isComplete()}; everything else belongs to the thread that owns progress.
+ * A send or receive in flight. Completion is published with a release store (or a volatile
+ * write), so any thread may read {@link #isComplete()}; everything else belongs to the thread that owns progress.
  *
  * <p>A request is also the condition of its own completion, so waiting for it
  * ({@code progress.waitUntil(request)}) needs no lambda.

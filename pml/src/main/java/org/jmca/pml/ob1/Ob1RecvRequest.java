@@ -2,11 +2,10 @@ package org.jmca.pml.ob1;
 
 import java.lang.foreign.MemorySegment;
 import org.jmca.mca.pml.PmlModule;
-import org.jmca.mca.pml.PmlRequest;
 import org.jmca.mca.pml.PmlStatus;
 
 /** A posted receive: waits in its context's posted queue, then (for rendezvous) for fragments. */
-final class Ob1RecvRequest implements PmlRequest {
+final class Ob1RecvRequest extends Ob1Request {
     final MemorySegment buffer;
     final int source;
     final int tag;
@@ -20,7 +19,6 @@ final class Ob1RecvRequest implements PmlRequest {
     long received;
 
     private PmlStatus status;
-    private volatile boolean complete;
     private boolean matched;
 
     Ob1RecvRequest(MemorySegment buffer, int source, int tag, MatchContext context) {
@@ -47,12 +45,7 @@ final class Ob1RecvRequest implements PmlRequest {
     /** Completes with what arrived: {@code wanted} bytes, truncated if the message was longer. */
     void completeDelivered() {
         status = new PmlStatus(matchedSource, matchedTag, wanted, false, total > wanted);
-        complete = true;
-    }
-
-    @Override
-    public boolean isComplete() {
-        return complete;
+        complete();
     }
 
     @Override
@@ -62,11 +55,11 @@ final class Ob1RecvRequest implements PmlRequest {
 
     @Override
     public boolean cancel() {
-        if (matched || complete || !context.removePosted(this)) {
+        if (matched || isComplete() || !context.removePosted(this)) {
             return false;
         }
         status = PmlStatus.ofCancelled();
-        complete = true;
+        complete();
         return true;
     }
 }

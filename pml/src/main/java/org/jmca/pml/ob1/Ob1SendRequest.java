@@ -1,12 +1,11 @@
 package org.jmca.pml.ob1;
 
 import java.lang.foreign.MemorySegment;
-import org.jmca.mca.pml.PmlRequest;
 import org.jmca.mca.pml.PmlStatus;
 import org.jmca.mca.pml.SendMode;
 
 /** A send: its header goes out first (MATCH or RNDV), then, after the ACK, its fragments. */
-final class Ob1SendRequest implements PmlRequest {
+final class Ob1SendRequest extends Ob1Request {
     /** Every eager send that the BTL took at once: complete, nothing to keep. */
     static final Ob1SendRequest SENT = completed();
 
@@ -22,8 +21,6 @@ final class Ob1SendRequest implements PmlRequest {
     long sent;
     long wanted = -1;
     long recvId;
-
-    private volatile boolean complete;
 
     Ob1SendRequest(MemorySegment data, int dest, int tag, int context, int seq, SendMode mode, Route route) {
         this.data = data;
@@ -44,15 +41,6 @@ final class Ob1SendRequest implements PmlRequest {
         Ob1SendRequest request = new Ob1SendRequest(MemorySegment.NULL, -1, 0, 0, 0, SendMode.STANDARD, null);
         request.complete();
         return request;
-    }
-
-    void complete() {
-        complete = true;
-    }
-
-    @Override
-    public boolean isComplete() {
-        return complete;
     }
 
     @Override
