@@ -102,7 +102,21 @@ final class SmBtlModule implements BtlModule {
 
     @Override
     public boolean send(BtlEndpoint to, byte tag, MemorySegment header, MemorySegment payload) {
+        checkOpen();
         return ((SmEndpoint) to).outgoing.offer(tag, header, payload);
+    }
+
+    @Override
+    public boolean send(BtlEndpoint to, byte tag, long header0, long header1, MemorySegment payload) {
+        checkOpen();
+        return ((SmEndpoint) to).outgoing.offer(tag, header0, header1, payload);
+    }
+
+    /** The rings address memory directly: after finalize (the segments unmapped) a send must fail here. */
+    private void checkOpen() {
+        if (finalized) {
+            throw new IllegalStateException("btl/sm: rank " + rank + " sends after finalize");
+        }
     }
 
     @Override
@@ -156,6 +170,8 @@ final class SmBtlModule implements BtlModule {
             return;
         }
         finalized = true;
+        incoming = new SmRing[0];
+        handlers = new SmRing.Handler[0];
         removeFile();
         try {
             Runtime.getRuntime().removeShutdownHook(removeOnExit);

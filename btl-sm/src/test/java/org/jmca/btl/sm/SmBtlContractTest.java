@@ -1,6 +1,7 @@
 package org.jmca.btl.sm;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -76,5 +77,20 @@ class SmBtlContractTest extends BtlContractTest {
         assertThat(zero.send(toOne, (byte) 1, header, payload)).isTrue();
         zero.finalizeModule();
         one.finalizeModule();
+    }
+
+    @Test
+    void aSendAfterFinalizeFailsInsteadOfWritingToUnmappedMemory() {
+        SmBtlModule zero = module(0, 2, "closed");
+        SmBtlModule one = module(1, 2, "closed");
+        List<Peer> peers = List.of(new Peer(0, "localhost", zero.localAddress()), new Peer(1, "localhost", one.localAddress()));
+        var toOne = zero.addPeers(peers).get(1);
+        one.addPeers(peers);
+        zero.finalizeModule();
+        one.finalizeModule();
+        var payload = java.lang.foreign.MemorySegment.ofArray(new byte[8]);
+        assertThatThrownBy(() -> zero.send(toOne, (byte) 1, 1L, 2L, payload))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("after finalize");
+        assertThat(one.progress()).as("nothing is polled after finalize").isZero();
     }
 }

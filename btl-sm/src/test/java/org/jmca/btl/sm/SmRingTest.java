@@ -1,6 +1,7 @@
 package org.jmca.btl.sm;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -91,5 +92,65 @@ class SmRingTest {
             assertThat(consumer.poll((tag, data, offset, length) -> got[0] += (int) length)).isEqualTo(1);
         }
         assertThat(got[0]).isEqualTo(50 * 10_000);
+    }
+
+    @Test
+    void aHeaderGivenAsTwoWordsArrivesAsTheSixteenBytesOfThoseWords() {
+        MemorySegment shared = memory();
+        SmRing producer = new SmRing(shared, 0, CAPACITY);
+        SmRing consumer = new SmRing(shared, 0, CAPACITY);
+        MemorySegment payload = pattern(37);
+        // Enough records to wrap several times, alternating with records whose header is a segment.
+        for (int i = 0; i < 5_000; i++) {
+            long word0 = 0x0102_0304_0506_0708L * i;
+            long word1 = ~word0;
+            MemorySegment body = payload.asSlice(0, i % 38);
+            boolean asWords = i % 2 == 0;
+            assertThat(asWords ? producer.offer((byte) 3, word0, word1, body)
+                    : producer.offer((byte) 4, MemorySegment.ofArray(new long[] {word0, word1}), body)).isTrue();
+            int record = i;
+            assertThat(consumer.poll((tag, data, offset, length) -> {
+                assertThat(tag).isEqualTo((byte) (asWords ? 3 : 4));
+                assertThat(length).as("record %d", record).isEqualTo(16 + body.byteSize());
+                assertThat(data.get(ValueLayout.JAVA_LONG_UNALIGNED, offset)).isEqualTo(word0);
+                assertThat(data.get(ValueLayout.JAVA_LONG_UNALIGNED, offset + 8)).isEqualTo(word1);
+                assertThat(data.asSlice(offset + 16, length - 16).toArray(ValueLayout.JAVA_BYTE))
+                        .isEqualTo(body.toArray(ValueLayout.JAVA_BYTE));
+            })).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void everyRecordStartsACacheLineSoASmallMessageIsOneLine() {
+        MemorySegment shared = memory();
+        SmRing producer = new SmRing(shared, 0, CAPACITY);
+        long position = 0;
+        for (int payload : new int[] {8, 32, 33, 0, 200}) {
+            assertThat(producer.offer((byte) 1, 1L, 2L, MemorySegment.ofArray(new byte[payload]))).isTrue();
+            assertThat(shared.get(ValueLayout.JAVA_LONG, SmRing.DATA_OFFSET + position))
+                    .as("stamp of the record with %d payload bytes, at %d", payload, position).isEqualTo(position + 1);
+            position += (SmRing.RECORD_HEADER + 16 + payload + 63) / 64 * 64;
+        }
+        assertThat(position).as("8, 32 and 0 bytes take one line each").isEqualTo(64 + 64 + 128 + 64 + 256);
+    }
+
+    @Test
+    void aRecordWhoseLengthRunsPastTheRingIsReportedNotRead() {
+        MemorySegment shared = memory();
+        SmRing consumer = new SmRing(shared, 0, CAPACITY);
+        // A peer that wrote a stamp for position 0 and a length larger than the ring.
+        shared.set(ValueLayout.JAVA_LONG, SmRing.DATA_OFFSET, 1L);
+        shared.set(ValueLayout.JAVA_LONG, SmRing.DATA_OFFSET + 8, (long) CAPACITY + 64 | 5L << 32);
+        assertThatThrownBy(() -> consumer.poll((tag, data, offset, length) -> { }))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("corrupt ring").hasMessageContaining(String.valueOf(CAPACITY + 64));
+    }
+
+    private static MemorySegment pattern(int size) {
+        MemorySegment segment = MemorySegment.ofArray(new byte[size]);
+        for (int i = 0; i < size; i++) {
+            segment.set(ValueLayout.JAVA_BYTE, i, (byte) (i * 13 + 1));
+        }
+        return segment;
     }
 }

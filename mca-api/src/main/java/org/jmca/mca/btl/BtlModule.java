@@ -52,6 +52,16 @@ public interface BtlModule {
     boolean send(BtlEndpoint to, byte tag, MemorySegment header, MemorySegment payload);
 
     /**
+     * Sends one fragment whose header is 16 bytes, given as two words (in the host's byte order,
+     * {@code header0} first): the layer above's most common header, that of a small eager
+     * message. A module may store the words straight into its fragment instead of copying them
+     * from a buffer; by default they go through {@link #send}.
+     */
+    default boolean send(BtlEndpoint to, byte tag, long header0, long header1, MemorySegment payload) {
+        return send(to, tag, MemorySegment.ofArray(new long[] {header0, header1}), payload);
+    }
+
+    /**
      * True if this module can read {@code bytes} bytes straight out of a peer's native memory with
      * {@link #get} (one copy instead of two) — modules with {@link BtlProperties.Flag#GET}.
      */

@@ -159,4 +159,25 @@ public abstract class BtlContractTest {
         assertThat(arrivals.get(0)).allMatch(a -> a.from() == 1 && a.tag() == 2);
         assertThat(arrivals.get(1)).allMatch(a -> a.from() == 0 && a.tag() == 1);
     }
+
+    @Test
+    void aHeaderGivenAsTwoWordsArrivesAsTheirSixteenBytes() {
+        open(ranks());
+        int receiver = ranks() - 1;
+        byte[] payload = {1, 2, 3, 4, 5};
+        for (int i = 0; i < 10; i++) {
+            long word0 = 0x1122_3344_5566_7788L + i;
+            assertThat(modules.getFirst().send(endpoint(0, receiver), (byte) 7, word0, ~word0,
+                    MemorySegment.ofArray(payload))).isTrue();
+        }
+        progressUntil(() -> arrivals.get(receiver).size() == 10);
+        for (int i = 0; i < 10; i++) {
+            MemorySegment got = MemorySegment.ofArray(arrivals.get(receiver).get(i).bytes());
+            assertThat(arrivals.get(receiver).get(i).tag()).isEqualTo((byte) 7);
+            assertThat(got.byteSize()).isEqualTo(16 + payload.length);
+            assertThat(got.get(ValueLayout.JAVA_LONG_UNALIGNED, 0)).isEqualTo(0x1122_3344_5566_7788L + i);
+            assertThat(got.get(ValueLayout.JAVA_LONG_UNALIGNED, 8)).isEqualTo(~(0x1122_3344_5566_7788L + i));
+            assertThat(got.asSlice(16).toArray(ValueLayout.JAVA_BYTE)).isEqualTo(payload);
+        }
+    }
 }

@@ -1,6 +1,5 @@
 package org.jmca.pml.ob1;
 
-import static java.lang.foreign.ValueLayout.JAVA_INT_UNALIGNED;
 import static java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;
 
 import java.lang.foreign.MemorySegment;
@@ -13,11 +12,11 @@ import java.lang.foreign.MemorySegment;
  * <pre>
  * MATCH (eager: the whole message)          RNDV (rendezvous start: the first bytes)
  *  0 +---------------------------+           0 +---------------------------+
- *    | context            (int)  |             | context, source, tag, seq |  as MATCH
- *  4 | source rank        (int)  |          16 | total length      (long)  |
- *  8 | tag                (int)  |          24 | send request id   (long)  |
- * 12 | sequence number    (int)  |          32 | address for GET   (long)  |  0: none
- * 16 +---------------------------+ payload... 40 +---------------------------+ payload...
+ *    | context << 32 | source    |             | the two words of MATCH    |
+ *  8 | tag << 32 | sequence no.  |          16 | total length      (long)  |
+ * 16 +---------------------------+ payload... 24 | send request id   (long)  |
+ *                                           32 | address for GET   (long)  |  0: none
+ *                                           40 +---------------------------+ payload...
  *
  * ACK (receiver matched a RNDV)             FRAG (the rest of a rendezvous message)
  *  0 | send request id    (long) |           0 | receive request id (long) |
@@ -48,10 +47,6 @@ final class Ob1Header {
     static final int FRAG_LENGTH = 16;
     static final int FIN_LENGTH = 8;
 
-    private static final long CONTEXT = 0;
-    private static final long SOURCE = 4;
-    private static final long TAG = 8;
-    private static final long SEQ = 12;
     private static final long TOTAL = 16;
     private static final long SEND_ID = 24;
     private static final long ADDRESS = 32;
@@ -59,19 +54,31 @@ final class Ob1Header {
     private Ob1Header() {
     }
 
-    /** Writes a MATCH header into {@code h}, a segment of exactly {@link #MATCH_LENGTH} bytes, and returns it. */
-    static MemorySegment writeMatch(MemorySegment h, int context, int source, int tag, int seq) {
-        h.set(JAVA_INT_UNALIGNED, CONTEXT, context);
-        h.set(JAVA_INT_UNALIGNED, SOURCE, source);
-        h.set(JAVA_INT_UNALIGNED, TAG, tag);
-        h.set(JAVA_INT_UNALIGNED, SEQ, seq);
-        return h;
+    /** The first word of a MATCH (and RNDV) header. */
+    static long matchWord0(int context, int source) {
+        return (long) context << 32 | (source & 0xFFFF_FFFFL);
+    }
+
+    /** The second word of a MATCH (and RNDV) header. */
+    static long matchWord1(int tag, int seq) {
+        return (long) tag << 32 | (seq & 0xFFFF_FFFFL);
+    }
+
+    /** The int in a header word's high half (context, tag). */
+    static int high(long word) {
+        return (int) (word >>> 32);
+    }
+
+    /** The int in a header word's low half (source, sequence number). */
+    static int low(long word) {
+        return (int) word;
     }
 
     /** Writes a RNDV header into {@code h} of exactly {@link #RNDV_LENGTH} bytes. */
     static MemorySegment writeRndv(MemorySegment h, int context, int source, int tag, int seq, long total, long sendId,
                                    long address) {
-        writeMatch(h, context, source, tag, seq);
+        h.set(JAVA_LONG_UNALIGNED, 0, matchWord0(context, source));
+        h.set(JAVA_LONG_UNALIGNED, 8, matchWord1(tag, seq));
         h.set(JAVA_LONG_UNALIGNED, TOTAL, total);
         h.set(JAVA_LONG_UNALIGNED, SEND_ID, sendId);
         h.set(JAVA_LONG_UNALIGNED, ADDRESS, address);
@@ -101,20 +108,14 @@ final class Ob1Header {
 
     // Readers: the fragment starts at {@code at} in {@code f}.
 
-    static int context(MemorySegment f, long at) {
-        return f.get(JAVA_INT_UNALIGNED, at + CONTEXT);
+    /** The first word of a MATCH or RNDV header: context and source. */
+    static long word0(MemorySegment f, long at) {
+        return f.get(JAVA_LONG_UNALIGNED, at);
     }
 
-    static int source(MemorySegment f, long at) {
-        return f.get(JAVA_INT_UNALIGNED, at + SOURCE);
-    }
-
-    static int tag(MemorySegment f, long at) {
-        return f.get(JAVA_INT_UNALIGNED, at + TAG);
-    }
-
-    static int seq(MemorySegment f, long at) {
-        return f.get(JAVA_INT_UNALIGNED, at + SEQ);
+    /** The second word of a MATCH or RNDV header: tag and sequence number. */
+    static long word1(MemorySegment f, long at) {
+        return f.get(JAVA_LONG_UNALIGNED, at + 8);
     }
 
     static long total(MemorySegment f, long at) {

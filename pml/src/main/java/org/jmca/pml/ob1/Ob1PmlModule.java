@@ -58,7 +58,6 @@ final class Ob1PmlModule implements PmlModule {
     private final ArrayDeque<Work>[] peerQueues;
     private final ArrayDeque<Integer> peersWithWork = new ArrayDeque<>();
     /** Scratch headers, one per kind, reused for every fragment (the BTL copies them). */
-    private final MemorySegment matchHeader = MemorySegment.ofArray(new byte[Ob1Header.MATCH_LENGTH]);
     private final MemorySegment rndvHeader = MemorySegment.ofArray(new byte[Ob1Header.RNDV_LENGTH]);
     private final MemorySegment ackHeader = MemorySegment.ofArray(new byte[Ob1Header.ACK_LENGTH]);
     private final MemorySegment fragHeader = MemorySegment.ofArray(new byte[Ob1Header.FRAG_LENGTH]);
@@ -160,8 +159,8 @@ final class Ob1PmlModule implements PmlModule {
         // The common case allocates nothing: an eager message that the BTL takes at once.
         if (mode == SendMode.STANDARD && Ob1Header.MATCH_LENGTH + data.byteSize() <= route.eagerLimit()
                 && peerQueues[dest].isEmpty()
-                && route.btl().send(route.endpoint(), Ob1Header.TAG_MATCH,
-                        Ob1Header.writeMatch(matchHeader, context, rank, tag, seq), data)) {
+                && route.btl().send(route.endpoint(), Ob1Header.TAG_MATCH, Ob1Header.matchWord0(context, rank),
+                        Ob1Header.matchWord1(tag, seq), data)) {
             return Ob1SendRequest.SENT;
         }
         Ob1SendRequest request = new Ob1SendRequest(data, dest, tag, context, seq, mode, route);
@@ -174,8 +173,8 @@ final class Ob1PmlModule implements PmlModule {
     private boolean startSend(Ob1SendRequest request) {
         Route route = request.route;
         if (request.eager()) {
-            MemorySegment h = Ob1Header.writeMatch(matchHeader, request.context, rank, request.tag, request.seq);
-            if (!route.btl().send(route.endpoint(), Ob1Header.TAG_MATCH, h, request.data)) {
+            if (!route.btl().send(route.endpoint(), Ob1Header.TAG_MATCH, Ob1Header.matchWord0(request.context, rank),
+                    Ob1Header.matchWord1(request.tag, request.seq), request.data)) {
                 return false;
             }
             request.complete();
@@ -300,22 +299,25 @@ final class Ob1PmlModule implements PmlModule {
     }
 
     private void onMatchable(byte kind, MemorySegment memory, long at, long length) {
-        MatchContext context = context(Ob1Header.context(memory, at));
-        int source = Ob1Header.source(memory, at);
-        int seq = Ob1Header.seq(memory, at);
+        long word0 = Ob1Header.word0(memory, at);
+        long word1 = Ob1Header.word1(memory, at);
+        MatchContext context = context(Ob1Header.high(word0));
+        int source = Ob1Header.low(word0);
+        int seq = Ob1Header.low(word1);
         if (!context.takeTurn(source, seq)) {
             context.hold(source, seq, kind, memory.asSlice(at, length));
             return;
         }
-        match(context, kind, memory, at, length);
+        match(context, kind, source, Ob1Header.high(word1), memory, at, length);
         for (MatchContext.Held held = context.nextHeld(source); held != null; held = context.nextHeld(source)) {
-            match(context, held.kind(), held.fragment(), 0, held.fragment().byteSize());
+            MemorySegment fragment = held.fragment();
+            match(context, held.kind(), source, Ob1Header.high(Ob1Header.word1(fragment, 0)), fragment, 0,
+                    fragment.byteSize());
         }
     }
 
-    private void match(MatchContext context, byte kind, MemorySegment memory, long at, long length) {
-        int source = Ob1Header.source(memory, at);
-        int tag = Ob1Header.tag(memory, at);
+    private void match(MatchContext context, byte kind, int source, int tag, MemorySegment memory, long at,
+                       long length) {
         boolean eager = kind == Ob1Header.TAG_MATCH;
         int headerLength = eager ? Ob1Header.MATCH_LENGTH : Ob1Header.RNDV_LENGTH;
         long total = eager ? length - headerLength : Ob1Header.total(memory, at);
