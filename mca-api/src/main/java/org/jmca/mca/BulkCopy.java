@@ -1,42 +1,25 @@
 package org.jmca.mca;
 
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.lang.invoke.MethodHandle;
 
 /**
- * Copies of many bytes (fragments into and out of transport buffers) through the C library's
- * {@code memcpy}, called with the FFM API as a critical function (heap arrays are passed in
- * place).
+ * Copies of fragments into and out of transport buffers: {@link MemorySegment#copy}, with a fast
+ * path for the smallest.
  *
- * <p>Why not {@link MemorySegment#copy}: its speed depends on what the JIT made of the caller.
- * On btl/sm's two-copy path some runs stayed at 2.2–2.3 GB/s instead of about 25 GB/s, and stack
- * samples of such a run showed the copy in {@code Unsafe.copyMemory}'s checked, non-intrinsic
- * path (see BENCHMARKS.md). {@code memcpy} does not depend on the JIT. Medium copies stay with
- * {@link MemorySegment#copy}, which is faster than a native call for them, and the smallest (a
- * short message's payload) are a few loads and stores.
+ * <p>Up to {@link #SMALL_UP_TO} bytes (a short message's payload) a copy is two loads and two
+ * stores: {@link MemorySegment#copy}'s general path cost about 5 ns more per 8-byte copy.
+ * Larger copies stay with {@link MemorySegment#copy}, which the JIT turns into its vectorized
+ * copy stubs. The C library's {@code memcpy} (through FFM) was tried for them and measured worse
+ * on the sm two-copy path: glibc copies 2 KiB to 1 MiB with {@code rep movsb} on these AMD
+ * machines, and 1 MiB bandwidth then fell to 11–13 GB/s in about a third of the runs, against
+ * 20–27 GB/s otherwise (BENCHMARKS.md).
  */
 public final class BulkCopy {
-    /**
-     * Up to this many bytes, a few loads and stores: cheaper than {@link MemorySegment#copy}'s
-     * general path, which took 6 ns of an 8-byte message's hop.
-     */
+    /** Up to this many bytes, a copy is a few loads and stores. */
     static final int SMALL_UP_TO = 16;
-    /** From this many bytes on, {@code memcpy} is used. */
-    public static final long NATIVE_FROM = 4096;
-
-    private static final MethodHandle MEMCPY = lookup();
 
     private BulkCopy() {
-    }
-
-    private static MethodHandle lookup() {
-        Linker linker = Linker.nativeLinker();
-        return linker.defaultLookup().find("memcpy").map(symbol -> linker.downcallHandle(symbol,
-                FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG),
-                Linker.Option.critical(true))).orElse(null);
     }
 
     /**
@@ -68,28 +51,15 @@ public final class BulkCopy {
 
     /**
      * Copies {@code bytes} bytes from {@code source} at {@code sourceOffset} to {@code target} at
-     * {@code targetOffset}, with the bounds, liveness and read-only checks of {@link MemorySegment#copy}.
+     * {@code targetOffset}, with the bounds, liveness and read-only checks of {@link MemorySegment#copy}
+     * (and, like it, as if through a temporary when the ranges overlap).
      */
     public static void copy(MemorySegment source, long sourceOffset, MemorySegment target, long targetOffset,
                             long bytes) {
         if (bytes >= 0 && bytes <= SMALL_UP_TO) {
             copySmall(source, sourceOffset, target, targetOffset, (int) bytes);
-            return;
-        }
-        if (bytes < NATIVE_FROM || MEMCPY == null || target.isReadOnly()) {
+        } else {
             MemorySegment.copy(source, sourceOffset, target, targetOffset, bytes);
-            return;
-        }
-        MemorySegment from = source.asSlice(sourceOffset, bytes);
-        MemorySegment to = target.asSlice(targetOffset, bytes);
-        if (from.asOverlappingSlice(to).isPresent()) {
-            MemorySegment.copy(from, 0, to, 0, bytes); // memcpy's result is undefined for overlaps
-            return;
-        }
-        try {
-            MemorySegment ignored = (MemorySegment) MEMCPY.invokeExact(to, from, bytes);
-        } catch (Throwable e) {
-            throw new IllegalStateException("memcpy failed: " + e, e);
         }
     }
 }

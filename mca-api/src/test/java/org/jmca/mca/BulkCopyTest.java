@@ -19,9 +19,9 @@ class BulkCopyTest {
     }
 
     @Test
-    void copiesBetweenNativeAndHeapMemoryOnBothSidesOfTheThreshold() {
+    void copiesBetweenNativeAndHeapMemoryOnBothSidesOfTheSmallThreshold() {
         try (Arena arena = Arena.ofConfined()) {
-            for (long size : new long[] {0, 1, BulkCopy.NATIVE_FROM - 1, BulkCopy.NATIVE_FROM, 100_003}) {
+            for (long size : new long[] {0, 1, BulkCopy.SMALL_UP_TO, BulkCopy.SMALL_UP_TO + 1, 4096, 100_003}) {
                 MemorySegment[] sources = {pattern(arena.allocate(size + 10)), pattern(MemorySegment.ofArray(new byte[(int) size + 10]))};
                 for (MemorySegment source : sources) {
                     MemorySegment[] targets = {arena.allocate(size + 20), MemorySegment.ofArray(new byte[(int) size + 20])};
