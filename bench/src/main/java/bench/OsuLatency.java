@@ -6,9 +6,6 @@ import mpi.MPIException;
 
 /** osu_latency: ping-pong between ranks 0 and 1; half the round trip, in microseconds. */
 public final class OsuLatency {
-    /** Least time of untimed sweeps before the measured one. */
-    private static final long WARMUP_NANOS = 1_000_000_000L;
-
     private OsuLatency() {
     }
 
@@ -22,20 +19,14 @@ public final class OsuLatency {
         }
         Object buffer = options.buffer((int) Math.max(1, options.maxSize()));
         // Untimed round trips first, so the JIT has compiled the path (see CollectiveBenchmark.JIT_WARMUP);
-        // a round trip is cheap, so many more than for the collectives. Then untimed sweeps, for at
-        // least WARMUP_NANOS: code compiled for one size meets branches it has not seen at the next
-        // and is recompiled, on the rank's own core when ranks are bound, so without them the first
-        // sizes of a sweep from 1 byte measured 0.23-0.29 us against 0.12 once warm.
+        // a round trip is cheap, so many more than for the collectives. Then untimed sweeps (Warmup):
+        // without them the first sizes of a sweep from 1 byte measured 0.23-0.31 us against 0.12.
         pingPong(rank, buffer, (int) options.minSize(), 4 * CollectiveBenchmark.JIT_WARMUP, options.direct());
-        long warmupStart = System.nanoTime();
-        int[] again = {1};
-        while (again[0] == 1) {
+        Warmup.sweep(() -> {
             for (long size = options.minSize(); size <= options.maxSize(); size = options.next(size)) {
                 measure(rank, buffer, (int) size, options);
             }
-            again[0] = System.nanoTime() - warmupStart < WARMUP_NANOS ? 1 : 0;
-            MPI.COMM_WORLD.bcast(again, 1, MPI.INT, 0);
-        }
+        });
         for (long size = options.minSize(); size <= options.maxSize(); size = options.next(size)) {
             double latency = measure(rank, buffer, (int) size, options);
             if (rank == 0) {

@@ -48,7 +48,9 @@ public final class Compare implements Callable<Integer> {
             description = "Message sizes in bytes (default ${DEFAULT-VALUE}).")
     String sizes;
 
-    @Option(names = {"-i", "--iterations"}, description = "Iterations per size (default 2000, 300 with --quick).")
+    @Option(names = {"-i", "--iterations"}, description = "Iterations per size (default 2000, 300 with --quick;"
+            + " latency 20000, 10000 with --quick: a round trip is cheap, and a window of a few hundred"
+            + " catches every preemption of the machine).")
     Integer iterations;
 
     @Option(names = {"-o", "--out"}, defaultValue = "bench/results", paramLabel = "DIR",
@@ -86,7 +88,6 @@ public final class Compare implements Callable<Integer> {
                 : quick ? List.of(Benchmark.LATENCY, Benchmark.BW, Benchmark.BCAST, Benchmark.ALLREDUCE)
                 : List.of(Benchmark.values());
         int roundCount = rounds != null ? rounds : quick ? 3 : 5;
-        int iters = iterations != null ? iterations : quick ? 300 : 2000;
         Benchmark.Sizes range = parseSizes(sizes);
         for (String transport : transports) {
             if (!transport.equals("sm") && !transport.equals("tcp")) {
@@ -115,6 +116,8 @@ public final class Compare implements Callable<Integer> {
                     if (round % 2 == 0) {
                         order = order.reversed();
                     }
+                    int iters = iterations != null ? iterations
+                            : benchmark == Benchmark.LATENCY ? (quick ? 10_000 : 20_000) : quick ? 300 : 2000;
                     for (String implementation : order) {
                         progress(done, total, started, round, roundCount, benchmark, transport, implementation);
                         String output = implementation.equals("JMCA")

@@ -70,7 +70,11 @@ class SmRingTest {
         while (perMessage > 0 && rounds < 30) {
             long before = threads.getCurrentThreadAllocatedBytes();
             for (int i = 0; i < 100_000; i++) {
-                producer.offer((byte) 1, header, payload);
+                if (i % 2 == 0) {
+                    producer.offer((byte) 1, header, payload);
+                } else {
+                    producer.offer((byte) 1, 1L, 2L, payload);
+                }
                 consumer.poll(handler);
             }
             perMessage = (threads.getCurrentThreadAllocatedBytes() - before) / 100_000;
