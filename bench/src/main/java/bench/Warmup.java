@@ -11,7 +11,7 @@ import mpi.MPIException;
  * matter with ranks bound to cores, where the JIT compiles on the rank's own core: a size first
  * met in the timed sweep makes the JIT recompile while the clock runs, and a compilation still
  * running takes time from the measurement. (Waiting for the JIT asleep instead made the next
- * measurement slower still: the first size of a sweep took 4-10 us instead of 0.13.)
+ * measurement slower still: the first size of a sweep took 3.8-9.9 us instead of 0.13.)
  */
 final class Warmup {
     /** Least time of untimed sweeps. */
