@@ -4,12 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
+import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.jmca.mca.btl.BtlEndpoint;
 import org.jmca.mca.btl.BtlModule;
 import org.jmca.mca.btl.Peer;
 import org.jmca.mca.contract.BtlContractTest;
@@ -57,17 +59,23 @@ class SmBtlContractTest extends BtlContractTest {
         one.finalizeModule();
     }
 
+    /** Wires up ranks 0 and 1 of a two-rank job and returns rank 0's endpoint to rank 1. */
+    private static BtlEndpoint connect(SmBtlModule zero, SmBtlModule one) {
+        List<Peer> peers = List.of(new Peer(0, "localhost", zero.localAddress()), new Peer(1, "localhost", one.localAddress()));
+        BtlEndpoint toOne = zero.addPeers(peers).get(1);
+        one.addPeers(peers);
+        return toOne;
+    }
+
     @Test
     void aFullRingPushesBackUntilTheReceiverPolls() {
         SmBtlModule zero = module(0, 2, "full");
         SmBtlModule one = module(1, 2, "full");
-        List<Peer> peers = List.of(new Peer(0, "localhost", zero.localAddress()), new Peer(1, "localhost", one.localAddress()));
-        var toOne = zero.addPeers(peers).get(1);
-        one.addPeers(peers);
+        BtlEndpoint toOne = connect(zero, one);
         int[] received = {0};
         one.setReceiver((from, tag, memory, offset, length) -> received[0]++);
-        var payload = java.lang.foreign.MemorySegment.ofArray(new byte[8000]);
-        var header = java.lang.foreign.MemorySegment.ofArray(new byte[8]);
+        MemorySegment payload = MemorySegment.ofArray(new byte[8000]);
+        MemorySegment header = MemorySegment.ofArray(new byte[8]);
         int sent = 0;
         while (zero.send(toOne, (byte) 1, header, payload)) {
             sent++;
@@ -83,12 +91,13 @@ class SmBtlContractTest extends BtlContractTest {
     void aSendAfterFinalizeFailsInsteadOfWritingToUnmappedMemory() {
         SmBtlModule zero = module(0, 2, "closed");
         SmBtlModule one = module(1, 2, "closed");
-        List<Peer> peers = List.of(new Peer(0, "localhost", zero.localAddress()), new Peer(1, "localhost", one.localAddress()));
-        var toOne = zero.addPeers(peers).get(1);
-        one.addPeers(peers);
+        BtlEndpoint toOne = connect(zero, one);
+        one.setReceiver((from, tag, memory, offset, length) -> { });
+        MemorySegment payload = MemorySegment.ofArray(new byte[8]);
+        // A fragment left in the ring: polling it after finalize would read unmapped memory.
+        assertThat(zero.send(toOne, (byte) 1, 1L, 2L, payload)).isTrue();
         zero.finalizeModule();
         one.finalizeModule();
-        var payload = java.lang.foreign.MemorySegment.ofArray(new byte[8]);
         assertThatThrownBy(() -> zero.send(toOne, (byte) 1, 1L, 2L, payload))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("after finalize");
         assertThat(one.progress()).as("nothing is polled after finalize").isZero();
