@@ -22,13 +22,20 @@ import org.jmca.mca.progress.ProgressEngine;
 final class Collectives {
     private final Comm comm;
     private final JobRuntime runtime;
-    private final List<Runnable> afterReceive = new ArrayList<>();
+    /** Work after the receive (unpacking booleans); made only when a call has some. */
+    private List<Runnable> afterReceive;
     /** The element size the call counts in: the datatype's size, or 1 when types differ. */
     private int unit = 1;
 
     Collectives(Comm comm, JobRuntime runtime) {
         this.comm = comm;
         this.runtime = runtime;
+    }
+
+    /** Counts in elements of {@code type}. */
+    Collectives types(Datatype type) throws MPIException {
+        unit = type != null ? type.size() : 1;
+        return this;
     }
 
     /** Counts in elements of {@code types} if they are all the same, else in bytes. */
@@ -96,7 +103,7 @@ final class Collectives {
     MemorySegment recv(Object buf, long elements, Datatype type) throws MPIException {
         UserBuffer buffer = UserBuffer.of(buf, checkedCount(elements), type, true);
         if (buffer.afterReceive() != null) {
-            afterReceive.add(buffer.afterReceive());
+            after(buffer.afterReceive());
         }
         return buffer.segment();
     }
@@ -107,10 +114,17 @@ final class Collectives {
             MemorySegment packed = send(buf, elements, type);
             UserBuffer target = UserBuffer.of(buf, checkedCount(elements), type, true);
             MemorySegment.copy(packed, 0, target.segment(), 0, packed.byteSize());
-            afterReceive.add(target.afterReceive());
+            after(target.afterReceive());
             return target.segment();
         }
         return recv(buf, elements, type);
+    }
+
+    private void after(Runnable step) {
+        if (afterReceive == null) {
+            afterReceive = new ArrayList<>();
+        }
+        afterReceive.add(step);
     }
 
     private static int checkedCount(long elements) throws MPIException {
@@ -156,11 +170,18 @@ final class Collectives {
 
     /** Runs the call to completion. */
     void run(CollFunction function, CollCall call) {
-        CollRequest request = comm.coll.module(function).start(function, call);
+        CollRequest request = comm.coll.module(function).startBlocking(function, call);
         if (!request.test()) {
             runtime.progress.waitUntil(request);
         }
-        afterReceive.forEach(Runnable::run);
+        if (afterReceive != null) {
+            afterReceive.forEach(Runnable::run);
+        }
+    }
+
+    /** Leaves the library after a call begun by Comm's enterCollective. */
+    void exit() {
+        runtime.exit();
     }
 
     /** Starts the call; a progress callback advances it until it completes. */
@@ -173,7 +194,7 @@ final class Collectives {
             }
             return 0;
         }, ProgressEngine.Priority.LOW);
-        List<Runnable> after = List.copyOf(afterReceive);
+        List<Runnable> after = afterReceive == null ? List.of() : List.copyOf(afterReceive);
         return new Request(comm, new Completion(request, registration), () -> after.forEach(Runnable::run));
     }
 

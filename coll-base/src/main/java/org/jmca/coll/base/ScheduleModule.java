@@ -19,6 +19,8 @@ public abstract class ScheduleModule implements CollModule {
 
     protected final CollCommunicator communicator;
     private final String component;
+    /** The schedule blocking calls are built into, reused from call to call. */
+    private Schedule blocking;
 
     protected ScheduleModule(String component, CollCommunicator communicator) {
         this.component = component;
@@ -30,15 +32,27 @@ public abstract class ScheduleModule implements CollModule {
 
     @Override
     public CollRequest start(CollFunction function, CollCall call) {
+        return build(new Schedule(communicator, call.tag()), function, call).start();
+    }
+
+    /** Builds blocking calls into one kept schedule (a fresh one should the kept one be left in flight). */
+    @Override
+    public CollRequest startBlocking(CollFunction function, CollCall call) {
+        Schedule schedule = blocking == null || blocking.inFlight() ? new Schedule(communicator, call.tag())
+                : blocking.reset(call.tag());
+        blocking = schedule;
+        return build(schedule, function, call).start();
+    }
+
+    private Schedule build(Schedule schedule, CollFunction function, CollCall call) {
         Choice choice = choose(function, call);
         if (communicator.verbosity() >= 2) {
             communicator.log("coll:" + component + ": " + function.id() + " of " + messageBytes(function, call)
                     + " B on " + communicator.size() + " ranks: algorithm " + choice.algorithm() + " ["
                     + choice.reason().get() + "]");
         }
-        Schedule schedule = new Schedule(communicator, call.tag());
         choice.algorithm().steps().add(schedule, call, choice.tuning());
-        return schedule.start();
+        return schedule;
     }
 
     /** The bytes one rank contributes (a rank's block for the gathers and scatters). */

@@ -32,6 +32,7 @@ final class TunedModule extends ScheduleModule {
 
     private final Map<TunedCollective, ForcedAlgorithm.Snapshot> forced;
     private final RulesTable table;
+    private final LastFixed[] lastFixed = new LastFixed[CollFunction.values().length];
 
     TunedModule(CollCommunicator communicator, Map<TunedCollective, ForcedAlgorithm.Snapshot> forced,
                 RulesTable table) {
@@ -90,10 +91,33 @@ final class TunedModule extends ScheduleModule {
         }
         boolean commutative = call.op() == null || call.op().commutative();
         long bytes = messageBytes(function, call);
+        if (passedOver.isEmpty()) {
+            return fixedChoice(function, size, bytes, commutative);
+        }
+        return decide(function, size, bytes, commutative, passedOver);
+    }
+
+    /**
+     * The fixed rules' choice, remembered per function for the last message size: applications
+     * repeat the same call, and deciding anew allocates on every one.
+     */
+    private Choice fixedChoice(CollFunction function, int size, long bytes, boolean commutative) {
+        LastFixed last = lastFixed[function.ordinal()];
+        if (last != null && last.bytes == bytes && last.commutative == commutative) {
+            return last.choice;
+        }
+        Choice choice = decide(function, size, bytes, commutative, "");
+        lastFixed[function.ordinal()] = new LastFixed(bytes, commutative, choice);
+        return choice;
+    }
+
+    private static Choice decide(CollFunction function, int size, long bytes, boolean commutative, String before) {
         FixedRules.Decision fixed = FixedRules.decide(function, size, bytes, commutative, Tuning.DEFAULT);
-        String before = passedOver;
         return new Choice(algorithm(function, fixed.algorithm()), fixed.tuning(),
                 () -> before + "fixed rules: " + fixed.why().describe(size, bytes));
+    }
+
+    private record LastFixed(long bytes, boolean commutative, Choice choice) {
     }
 
     /** The count Open MPI's message-size formula takes for this collective (see TunedCollective#messageSize). */

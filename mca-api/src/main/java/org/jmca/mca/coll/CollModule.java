@@ -22,6 +22,15 @@ public interface CollModule {
     CollRequest start(CollFunction function, CollCall call);
 
     /**
+     * Starts a call that the caller waits for at once and drops when it completes: the blocking
+     * MPI call. The module may hand out the same request object again for its next blocking call,
+     * so a blocking collective need not allocate one.
+     */
+    default CollRequest startBlocking(CollFunction function, CollCall call) {
+        return start(function, call);
+    }
+
+    /**
      * What serves {@code function} here, for the report of each communicator: the algorithm or
      * how it will be chosen ("ring", "fixed rules", "rules file tuning.conf").
      */

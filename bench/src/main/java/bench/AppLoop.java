@@ -1,0 +1,89 @@
+package bench;
+
+import mpi.MPI;
+import mpi.MPIException;
+
+/**
+ * The application loop: what a program that never warms up sees. Each call is timed in batches
+ * from the very first one on: {@code allReduce} of one {@code double} (heap array, {@code SUM}),
+ * {@code bcast} of 8 bytes from rank 0, {@code barrier}, and an 8-byte ping-pong between ranks 0
+ * and 1 (one way, half the round trip). Prints rank 0's mean microseconds per call for each batch.
+ *
+ * <p>Usage: {@code AppLoop [BATCHES [CALLS [CALLS-TO-TIME]]]} (default 10 batches of 1000 calls of
+ * {@code allreduce,bcast,barrier,pingpong}; a call left out shows 0). The C program
+ * {@code bench/c/app_loop.c} prints the same table.
+ */
+public final class AppLoop {
+    private AppLoop() {
+    }
+
+    public static void main(String[] args) throws MPIException {
+        MPI.Init(args);
+        int batches = args.length > 0 ? Integer.parseInt(args[0]) : 10;
+        int calls = args.length > 1 ? Integer.parseInt(args[1]) : 1000;
+        int rank = MPI.COMM_WORLD.getRank();
+        if (MPI.COMM_WORLD.getSize() < 2) {
+            if (rank == 0) {
+                System.err.println("This test requires at least two processes");
+            }
+            MPI.Finalize();
+            return;
+        }
+        String only = args.length > 2 ? args[2] : "allreduce,bcast,barrier,pingpong";
+        double[][] table = new double[4][batches];
+        double[] in = {1.0};
+        double[] out = new double[1];
+        byte[] bytes = new byte[8];
+        for (int b = 0; only.contains("allreduce") && b < batches; b++) {
+            double start = MPI.wtime();
+            for (int i = 0; i < calls; i++) {
+                MPI.COMM_WORLD.allReduce(in, out, 1, MPI.DOUBLE, MPI.SUM);
+            }
+            table[0][b] = (MPI.wtime() - start) * 1e6 / calls;
+        }
+        for (int b = 0; only.contains("bcast") && b < batches; b++) {
+            double start = MPI.wtime();
+            for (int i = 0; i < calls; i++) {
+                MPI.COMM_WORLD.bcast(bytes, 8, MPI.BYTE, 0);
+            }
+            table[1][b] = (MPI.wtime() - start) * 1e6 / calls;
+        }
+        for (int b = 0; only.contains("barrier") && b < batches; b++) {
+            double start = MPI.wtime();
+            for (int i = 0; i < calls; i++) {
+                MPI.COMM_WORLD.barrier();
+            }
+            table[2][b] = (MPI.wtime() - start) * 1e6 / calls;
+        }
+        for (int b = 0; only.contains("pingpong") && b < batches; b++) {
+            double start = MPI.wtime();
+            for (int i = 0; i < calls; i++) {
+                if (rank == 0) {
+                    MPI.COMM_WORLD.send(bytes, 8, MPI.BYTE, 1, 1);
+                    MPI.COMM_WORLD.recv(bytes, 8, MPI.BYTE, 1, 1);
+                } else if (rank == 1) {
+                    MPI.COMM_WORLD.recv(bytes, 8, MPI.BYTE, 0, 1);
+                    MPI.COMM_WORLD.send(bytes, 8, MPI.BYTE, 0, 1);
+                }
+            }
+            table[3][b] = (MPI.wtime() - start) * 1e6 / (2.0 * calls);
+        }
+        if (rank == 0) {
+            System.out.println("# JMCA application loop: mean us per call, batches of " + calls
+                    + " calls timed from the first");
+            System.out.println(header());
+            for (int b = 0; b < batches; b++) {
+                System.out.println(row(b + 1, table[0][b], table[1][b], table[2][b], table[3][b]));
+            }
+        }
+        MPI.Finalize();
+    }
+
+    static String header() {
+        return String.format("%-8s%14s%14s%14s%14s", "# Batch", "allreduce", "bcast", "barrier", "pingpong");
+    }
+
+    static String row(int batch, double allreduce, double bcast, double barrier, double pingPong) {
+        return String.format("%-8d%14.2f%14.2f%14.2f%14.2f", batch, allreduce, bcast, barrier, pingPong);
+    }
+}
