@@ -53,7 +53,8 @@ public final class JmpiRun implements Callable<Integer> {
     private McaOptions mcaOptions = new McaOptions();
 
     @Option(names = {"-cp", "-classpath", "--class-path"}, paramLabel = "CLASSPATH",
-            description = "Class path of the program (default: $CLASSPATH, else the current directory).")
+            description = "Class path of the program (default: $CLASSPATH, else the current directory;"
+                    + " an empty one runs a class of JMCA's own jars).")
     private String classPath;
 
     @Option(names = "-jar", paramLabel = "JAR", description = "Run the Main-Class of JAR.")
@@ -76,6 +77,11 @@ public final class JmpiRun implements Callable<Integer> {
 
     @Option(names = "--jvm-arg", paramLabel = "ARG", description = "An option for every rank's JVM (repeatable).")
     private List<String> jvmArgs = new ArrayList<>();
+
+    @Option(names = "--no-aot-cache", description = "Start the ranks without the ahead-of-time cache that the build"
+            + " trained (lib/" + AotCache.RANK_CACHE + "); it is also left out when a --jvm-arg or JMCA_JAVA_OPTS"
+            + " names an AOT or CDS option of its own.")
+    private boolean noAotCache;
 
     @Parameters(paramLabel = "CLASS [ARGS...]", arity = "0..*", description = "The main class and its arguments.")
     private List<String> program = new ArrayList<>();
@@ -229,7 +235,7 @@ public final class JmpiRun implements Callable<Integer> {
         String cp = classPath != null ? classPath : System.getenv("CLASSPATH");
         if (cp != null && !cp.isBlank()) {
             entries.addAll(Arrays.asList(cp.split(File.pathSeparator)));
-        } else if (jar == null) {
+        } else if (jar == null && classPath == null) {
             entries.add(".");
         }
         return entries;
@@ -273,13 +279,18 @@ public final class JmpiRun implements Callable<Integer> {
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         // Transports call native functions (process_vm_readv) through the FFM API.
         command.add("--enable-native-access=ALL-UNNAMED");
+        List<String> userJvmArgs = new ArrayList<>();
         String opts = System.getenv("JMCA_JAVA_OPTS");
         if (opts != null && !opts.isBlank()) {
-            command.addAll(Arrays.asList(opts.trim().split("\\s+")));
+            userJvmArgs.addAll(Arrays.asList(opts.trim().split("\\s+")));
         }
-        command.addAll(jvmArgs);
-        List<String> cp = new ArrayList<>();
+        userJvmArgs.addAll(jvmArgs);
         String lib = System.getProperty("jmca.lib");
+        if (!noAotCache && lib != null) {
+            command.addAll(AotCache.options(Path.of(lib), userJvmArgs));
+        }
+        command.addAll(userJvmArgs);
+        List<String> cp = new ArrayList<>();
         if (lib != null) {
             cp.add(Path.of(lib).resolve("*").toString());
         } else {

@@ -54,7 +54,8 @@ final class RankProcesses {
 
     private void forward(int rank, InputStream stream, PrintStream target, String name) {
         String prefix = tagOutput ? "[1," + rank + "]<" + name + ">:" : "";
-        forwarders.add(Thread.ofVirtual().name("jmpirun-" + name + "-" + rank).start(() -> {
+        // A platform thread (see JobServer): it ends at the rank's end of file, leaving no thread in native code.
+        forwarders.add(Thread.ofPlatform().daemon().name("jmpirun-" + name + "-" + rank).start(() -> {
             try (BufferedReader reader = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8))) {
                 for (String line = reader.readLine(); line != null; line = reader.readLine()) {
                     synchronized (target) {

@@ -1,0 +1,55 @@
+package org.jmca.rte.launcher;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * The ahead-of-time cache that the build trains for the ranks (dist/train-aot): their JVMs start
+ * with JMCA's classes loaded and linked and with the JIT profiles of a training job (JEP 483 and
+ * 515), which halved the JIT's work in a rank and its start-up time.
+ *
+ * <p>A cache is used only while it is newer than every jar beside it (a jar rebuilt without a new
+ * training would otherwise meet classes cached from its old self), and only when the user's JVM
+ * options bring no AOT or class-data-sharing option of their own. The JVM's own AOT messages are
+ * silenced: a cache the JVM cannot use (say, for a JVM flag it was not trained with) only costs
+ * speed, and its error lines must not mix with the program's output.
+ */
+final class AotCache {
+    static final String RANK_CACHE = "jmca-rank.aot";
+
+    private AotCache() {
+    }
+
+    /** The ranks' JVM options for the cache in {@code lib}, or none. */
+    static List<String> options(Path lib, List<String> userJvmArgs) {
+        if (userJvmArgs.stream().anyMatch(a -> a.startsWith("-XX:AOT") || a.startsWith("-Xshare")
+                || a.contains("SharedArchiveFile") || a.contains("ArchiveClassesAtExit"))) {
+            return List.of();
+        }
+        Path cache = lib.resolve(RANK_CACHE);
+        return isFresh(cache) ? List.of("-XX:AOTCache=" + cache, "-Xlog:aot=off", "-Xlog:cds=off") : List.of();
+    }
+
+    /** Whether {@code cache} exists and no jar beside it is newer. */
+    static boolean isFresh(Path cache) {
+        try (Stream<Path> jars = Files.list(cache.getParent())) {
+            FileTime made = Files.getLastModifiedTime(cache);
+            return jars.filter(p -> p.toString().endsWith(".jar"))
+                    .allMatch(jar -> lastModified(jar).compareTo(made) <= 0);
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static FileTime lastModified(Path file) {
+        try {
+            return Files.getLastModifiedTime(file);
+        } catch (IOException e) {
+            return FileTime.fromMillis(Long.MAX_VALUE);
+        }
+    }
+}
