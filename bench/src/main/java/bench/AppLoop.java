@@ -1,5 +1,6 @@
 package bench;
 
+import java.util.List;
 import mpi.MPI;
 import mpi.MPIException;
 
@@ -10,10 +11,12 @@ import mpi.MPIException;
  * and 1 (one way, half the round trip). Prints rank 0's mean microseconds per call for each batch.
  *
  * <p>Usage: {@code AppLoop [BATCHES [CALLS [CALLS-TO-TIME]]]} (default 10 batches of 1000 calls of
- * {@code allreduce,bcast,barrier,pingpong}; a call left out shows 0). The C program
+ * {@code allreduce,bcast,barrier,pingpong}: one column each, in that order). The C program
  * {@code bench/c/app_loop.c} prints the same table.
  */
 public final class AppLoop {
+    private static final String[] CALLS = {"allreduce", "bcast", "barrier", "pingpong"};
+
     private AppLoop() {
     }
 
@@ -29,7 +32,13 @@ public final class AppLoop {
             MPI.Finalize();
             return;
         }
-        String only = args.length > 2 ? args[2] : "allreduce,bcast,barrier,pingpong";
+        String only = args.length > 2 ? args[2] : String.join(",", CALLS);
+        for (String call : only.split(",")) {
+            if (!List.of(CALLS).contains(call)) {
+                throw new IllegalArgumentException("AppLoop: unknown call '" + call + "'; the calls are "
+                        + String.join(",", CALLS));
+            }
+        }
         double[][] table = new double[4][batches];
         double[] in = {1.0};
         double[] out = new double[1];
@@ -71,19 +80,23 @@ public final class AppLoop {
         if (rank == 0) {
             System.out.println("# JMCA application loop: mean us per call, batches of " + calls
                     + " calls timed from the first");
-            System.out.println(header());
+            StringBuilder header = new StringBuilder(String.format("%-8s", "# Batch"));
+            for (int c = 0; c < CALLS.length; c++) {
+                if (only.contains(CALLS[c])) {
+                    header.append(String.format("%14s", CALLS[c]));
+                }
+            }
+            System.out.println(header);
             for (int b = 0; b < batches; b++) {
-                System.out.println(row(b + 1, table[0][b], table[1][b], table[2][b], table[3][b]));
+                StringBuilder row = new StringBuilder(String.format("%-8d", b + 1));
+                for (int c = 0; c < CALLS.length; c++) {
+                    if (only.contains(CALLS[c])) {
+                        row.append(String.format("%14.2f", table[c][b]));
+                    }
+                }
+                System.out.println(row);
             }
         }
         MPI.Finalize();
-    }
-
-    static String header() {
-        return String.format("%-8s%14s%14s%14s%14s", "# Batch", "allreduce", "bcast", "barrier", "pingpong");
-    }
-
-    static String row(int batch, double allreduce, double bcast, double barrier, double pingPong) {
-        return String.format("%-8d%14.2f%14.2f%14.2f%14.2f", batch, allreduce, bcast, barrier, pingPong);
     }
 }

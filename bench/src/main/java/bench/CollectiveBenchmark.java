@@ -14,9 +14,10 @@ import mpi.MPIException;
  */
 final class CollectiveBenchmark {
     /**
-     * Untimed calls of the smallest size before the first measurement, so that the JIT has
-     * compiled the library's path: the first tens of thousands of calls of a JVM run interpreted or
-     * in C1 code at 10-50x the compiled cost, which OSU's C-sized warm-up (200 calls) does not cover.
+     * Untimed calls of the smallest size before the first measurement under {@code -J}, so that the
+     * JIT has compiled the library's path: the first tens of thousands of calls of a JVM run
+     * interpreted or in C1 code at 10-50x the compiled cost, which OSU's C-sized warm-up (200
+     * calls) does not cover. Without {@code -J} the figures are those an application meets.
      */
     static final int JIT_WARMUP = 50_000;
 
@@ -53,7 +54,7 @@ final class CollectiveBenchmark {
             }
             Operation operation = setup.prepare(options, comm);
             long[] sizes = options.sizes(elementSize);
-            if (sizes.length > 0) {
+            if (sizes.length > 0 && options.jitWarmup()) {
                 warmUp(comm, operation, (int) sizes[0]);
             }
             for (long size : sizes) {
@@ -74,7 +75,9 @@ final class CollectiveBenchmark {
         Intracomm comm = MPI.COMM_WORLD;
         if (enoughRanks(comm)) {
             int iterations = options.iterations();
-            warmUp(comm, operation, 0);
+            if (options.jitWarmup()) {
+                warmUp(comm, operation, 0);
+            }
             Stats stats = measure(comm, operation, 0, iterations, options.warmup());
             if (comm.getRank() == 0) {
                 System.out.println(Report.title(name, options.direct()));

@@ -9,14 +9,16 @@ import java.util.List;
 /**
  * The OSU micro-benchmarks' options: {@code -m [MIN:]MAX} message sizes, {@code -i N} iterations,
  * {@code -x N} warm-up iterations, {@code -W N} window (bandwidth), {@code -f} full statistics
- * (collectives: minimum, maximum and iterations next to the average), and {@code -b array|direct}
- * for the buffer kind (JMCA's addition: {@code byte[]} or a direct buffer).
+ * (collectives: minimum, maximum and iterations next to the average), and JMCA's additions:
+ * {@code -b array|direct} for the buffer kind ({@code byte[]} or a direct buffer) and {@code -J}
+ * for an extended JIT warm-up before measuring (untimed calls until the JIT is quiet; without it
+ * a benchmark warms up exactly as OSU does, with {@code -x} calls, as an application would).
  *
  * <p>As in OSU, messages above {@link #LARGE_MESSAGE_SIZE} bytes run {@link #iterationsLarge} and
  * {@link #warmupLarge} times; {@code -i} and {@code -x} set both the small and the large count.
  */
 record Options(long minSize, long maxSize, int iterations, int warmup, int window, boolean direct, boolean full,
-        int iterationsLarge, int warmupLarge) {
+        int iterationsLarge, int warmupLarge, boolean jitWarmup) {
 
     /** OSU's LARGE_MESSAGE_SIZE: above it, the large iteration counts apply. */
     static final long LARGE_MESSAGE_SIZE = 8192;
@@ -34,7 +36,7 @@ record Options(long minSize, long maxSize, int iterations, int warmup, int windo
 
     /** Options without -f and without separate large-message counts (the point-to-point tests). */
     Options(long minSize, long maxSize, int iterations, int warmup, int window, boolean direct) {
-        this(minSize, maxSize, iterations, warmup, window, direct, false, iterations, warmup);
+        this(minSize, maxSize, iterations, warmup, window, direct, false, iterations, warmup, false);
     }
 
     static Options parse(String[] args, long defaultMax, int defaultIterations, int defaultWarmup) {
@@ -51,6 +53,7 @@ record Options(long minSize, long maxSize, int iterations, int warmup, int windo
         int window = 64;
         boolean direct = false;
         boolean full = false;
+        boolean jitWarmup = false;
         for (int i = 0; i < args.length; i++) {
             String value = i + 1 < args.length ? args[i + 1] : null;
             switch (args[i]) {
@@ -87,8 +90,9 @@ record Options(long minSize, long maxSize, int iterations, int warmup, int windo
                     i++;
                 }
                 case "-f" -> full = true;
+                case "-J" -> jitWarmup = true;
                 default -> throw new IllegalArgumentException("unknown option " + args[i]
-                        + "; options: -m [MIN:]MAX -i ITERATIONS -x WARMUP -W WINDOW -f -b array|direct");
+                        + "; options: -m [MIN:]MAX -i ITERATIONS -x WARMUP -W WINDOW -f -b array|direct -J");
             }
         }
         if (min < 0 || max < min || max > Integer.MAX_VALUE || iterations < 1 || warmup < 0 || window < 1
@@ -96,7 +100,8 @@ record Options(long minSize, long maxSize, int iterations, int warmup, int windo
             throw new IllegalArgumentException("sizes " + min + ":" + max + ", iterations " + iterations + ", warm-up "
                     + warmup + ", window " + window + " are not a valid combination");
         }
-        return new Options(min, max, iterations, warmup, window, direct, full, iterationsLarge, warmupLarge);
+        return new Options(min, max, iterations, warmup, window, direct, full, iterationsLarge, warmupLarge,
+                jitWarmup);
     }
 
     private static String require(String value, String option) {

@@ -26,11 +26,13 @@ public final class OsuBw {
         Buffer buffer = options.direct() ? MPI.newByteBuffer(max) : ByteBuffer.wrap(new byte[max]);
         Request[] requests = new Request[options.window()];
         byte[] ack = new byte[4];
-        Warmup.sweep(() -> {
-            for (long size = Math.max(1, options.minSize()); size <= options.maxSize(); size *= 2) {
-                measure(rank, buffer, (int) size, requests, ack, options);
-            }
-        });
+        if (options.jitWarmup()) {
+            Warmup.sweep(() -> {
+                for (long size = Math.max(1, options.minSize()); size <= options.maxSize(); size *= 2) {
+                    measure(rank, buffer, (int) size, requests, ack, options);
+                }
+            });
+        }
         for (long size = Math.max(1, options.minSize()); size <= options.maxSize(); size *= 2) {
             double bandwidth = measure(rank, buffer, (int) size, requests, ack, options);
             if (rank == 0) {

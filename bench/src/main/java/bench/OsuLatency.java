@@ -18,15 +18,17 @@ public final class OsuLatency {
             System.out.println(Report.header(Report.LATENCY));
         }
         Object buffer = options.buffer((int) Math.max(1, options.maxSize()));
-        // Untimed round trips first, so the JIT has compiled the path (see CollectiveBenchmark.JIT_WARMUP);
-        // a round trip is cheap, so many more than for the collectives. Then untimed sweeps (Warmup):
-        // without them the first sizes of a sweep from 1 byte measured 0.23-0.31 us against 0.12.
-        pingPong(rank, buffer, (int) options.minSize(), 4 * CollectiveBenchmark.JIT_WARMUP, options.direct());
-        Warmup.sweep(() -> {
-            for (long size = options.minSize(); size <= options.maxSize(); size = options.next(size)) {
-                measure(rank, buffer, (int) size, options);
-            }
-        });
+        if (options.jitWarmup()) {
+            // Untimed round trips first, so the JIT has compiled the path (see CollectiveBenchmark.JIT_WARMUP);
+            // a round trip is cheap, so many more than for the collectives. Then untimed sweeps (Warmup):
+            // without them the first sizes of a sweep from 1 byte measured 0.23-0.31 us against 0.12.
+            pingPong(rank, buffer, (int) options.minSize(), 4 * CollectiveBenchmark.JIT_WARMUP, options.direct());
+            Warmup.sweep(() -> {
+                for (long size = options.minSize(); size <= options.maxSize(); size = options.next(size)) {
+                    measure(rank, buffer, (int) size, options);
+                }
+            });
+        }
         for (long size = options.minSize(); size <= options.maxSize(); size = options.next(size)) {
             double latency = measure(rank, buffer, (int) size, options);
             if (rank == 0) {

@@ -45,14 +45,21 @@ class OptionsTest {
     void fullStatisticsIsAFlagAndTheRestKeepsItsValue() {
         Options o = Options.parse(new String[] {"-f", "-m", "4:64", "-b", "direct"}, Options.Defaults.COLLECTIVE);
         assertThat(o.full()).isTrue();
-        assertThat(o).isEqualTo(new Options(4, 64, 1000, 200, 64, true, true, 100, 10));
+        assertThat(o).isEqualTo(new Options(4, 64, 1000, 200, 64, true, true, 100, 10, false));
         assertThat(Options.parse(new String[0], Options.Defaults.COLLECTIVE).full()).isFalse();
+    }
+
+    @Test
+    void extendedJitWarmupIsOnlyOnRequest() {
+        assertThat(Options.parse(new String[0], Options.Defaults.COLLECTIVE).jitWarmup()).isFalse();
+        assertThat(Options.parse(new String[] {"-J", "-m", "8:8"}, Options.Defaults.COLLECTIVE))
+                .isEqualTo(new Options(8, 8, 1000, 200, 64, false, false, 100, 10, true));
     }
 
     @Test
     void collectiveDefaultsAreOsus() {
         Options o = Options.parse(new String[0], Options.Defaults.COLLECTIVE);
-        assertThat(o).isEqualTo(new Options(1, 1 << 20, 1000, 200, 64, false, false, 100, 10));
+        assertThat(o).isEqualTo(new Options(1, 1 << 20, 1000, 200, 64, false, false, 100, 10, false));
         assertThat(o.iterations(8192)).isEqualTo(1000);
         assertThat(o.warmup(8192)).isEqualTo(200);
         assertThat(o.iterations(8193)).isEqualTo(100);

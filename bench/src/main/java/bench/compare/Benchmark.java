@@ -15,7 +15,19 @@ enum Benchmark {
     BCAST("OsuBcast", "osu_bcast", "bcast latency", "us", false, false),
     ALLREDUCE("OsuAllreduce", "osu_allreduce", "allreduce latency", "us", false, false),
     BARRIER("OsuBarrier", "osu_barrier", "barrier latency", "us", false, false),
-    ALLTOALL("OsuAlltoall", "osu_alltoall", "alltoall latency", "us", false, false);
+    ALLTOALL("OsuAlltoall", "osu_alltoall", "alltoall latency", "us", false, false),
+    APP_ALLREDUCE("AppLoop", "app_loop", "application loop: allreduce of 8 B by batch of 1000 calls from the first",
+            "us", false, false),
+    APP_BCAST("AppLoop", "app_loop", "application loop: bcast of 8 B by batch of 1000 calls from the first",
+            "us", false, false),
+    APP_BARRIER("AppLoop", "app_loop", "application loop: barrier by batch of 1000 calls from the first",
+            "us", false, false),
+    APP_PINGPONG("AppLoop", "app_loop", "application loop: 8 B ping-pong (one way) by batch of 1000 round trips"
+            + " from the first", "us", false, true);
+
+    /** The application loop's batches and calls per batch. */
+    static final int APP_BATCHES = 10;
+    static final int APP_CALLS = 1000;
 
     final String javaClass;
     final String cProgram;
@@ -42,10 +54,31 @@ enum Benchmark {
         return higherIsBetter;
     }
 
-    /** Arguments of the Java benchmark: OSU's options. */
-    List<String> javaArgs(Sizes sizes, int iterations, int warmup) {
-        List<String> args = new ArrayList<>(List.of("-m", sizes.min() + ":" + sizes.max(), "-i",
-                String.valueOf(iterations), "-x", String.valueOf(warmup)));
+    /** One call of the application loop (bench.AppLoop), whose rows are batches, not message sizes. */
+    boolean isAppLoop() {
+        return javaClass.equals("AppLoop");
+    }
+
+    /** What a row of the table stands for. */
+    String rowLabel() {
+        return isAppLoop() ? "batch" : "size (B)";
+    }
+
+    /**
+     * Arguments of the Java benchmark: OSU's options; without {@code iterations}, OSU's default
+     * counts; with {@code jitWarmup}, the extended JIT warm-up ({@code -J}).
+     */
+    List<String> javaArgs(Sizes sizes, Integer iterations, Integer warmup, boolean jitWarmup) {
+        if (isAppLoop()) {
+            return appLoopArgs();
+        }
+        List<String> args = new ArrayList<>(List.of("-m", sizes.min() + ":" + sizes.max()));
+        if (iterations != null) {
+            args.addAll(List.of("-i", String.valueOf(iterations), "-x", String.valueOf(warmup)));
+        }
+        if (jitWarmup) {
+            args.add("-J");
+        }
         if (isBandwidth()) {
             args.addAll(List.of("-W", "64"));
         }
@@ -55,14 +88,24 @@ enum Benchmark {
         return args;
     }
 
-    /** Arguments of the C program: MAXSIZE ITERATIONS WARMUP [WINDOW] (see bench/c). */
-    List<String> cArgs(Sizes sizes, int iterations, int warmup) {
-        List<String> args = new ArrayList<>(List.of(String.valueOf(sizes.max()), String.valueOf(iterations),
-                String.valueOf(warmup)));
-        if (isBandwidth()) {
-            args.add("64");
+    /** Arguments of the C program: MAXSIZE [ITERATIONS WARMUP [WINDOW]] (see bench/c; without them, OSU's). */
+    List<String> cArgs(Sizes sizes, Integer iterations, Integer warmup) {
+        if (isAppLoop()) {
+            return appLoopArgs();
+        }
+        List<String> args = new ArrayList<>(List.of(String.valueOf(sizes.max())));
+        if (iterations != null) {
+            args.addAll(List.of(String.valueOf(iterations), String.valueOf(warmup)));
+            if (isBandwidth()) {
+                args.add("64");
+            }
         }
         return args;
+    }
+
+    /** BATCHES CALLS CALL, the same for bench.AppLoop and app_loop.c. */
+    private List<String> appLoopArgs() {
+        return List.of(String.valueOf(APP_BATCHES), String.valueOf(APP_CALLS), id().substring("app_".length()));
     }
 
     /** Message sizes a run covers. */

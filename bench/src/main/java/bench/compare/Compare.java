@@ -64,6 +64,14 @@ public final class Compare implements Callable<Integer> {
     @Option(names = "--jmca-only", description = "Do not run Open MPI even if it is installed.")
     boolean jmcaOnly;
 
+    @Option(names = "--osu-defaults", description = "Run each benchmark with OSU's own iteration and warm-up counts"
+            + " (-m only), as a user first runs it; --iterations is then not allowed.")
+    boolean osuDefaults;
+
+    @Option(names = "--jit-warmup", description = "Give the Java benchmarks their extended JIT warm-up (-J):"
+            + " steady-state figures, not those an application meets.")
+    boolean jitWarmup;
+
     private final Path root;
     private final String commandLine;
 
@@ -95,6 +103,10 @@ public final class Compare implements Callable<Integer> {
                         + ": the transports are sm and tcp");
             }
         }
+        if (osuDefaults && iterations != null) {
+            throw new CommandLine.ParameterException(new CommandLine(this),
+                    "--osu-defaults runs OSU's own iteration counts: leave out --iterations");
+        }
         Launchers launchers = new Launchers(root, np);
         boolean withOpenMpi = !jmcaOnly && launchers.openMpiInstalled();
         if (!withOpenMpi) {
@@ -116,17 +128,18 @@ public final class Compare implements Callable<Integer> {
                     if (round % 2 == 0) {
                         order = order.reversed();
                     }
-                    int iters = iterations != null ? iterations
+                    Integer iters = osuDefaults ? null : iterations != null ? iterations
                             : benchmark == Benchmark.LATENCY ? (quick ? 10_000 : 20_000) : quick ? 300 : 2000;
+                    Integer warm = iters == null ? null : iters / 10;
                     for (String implementation : order) {
                         progress(done, total, started, round, roundCount, benchmark, transport, implementation);
                         String output = implementation.equals("JMCA")
-                                ? launchers.jmca(benchmark, transport, benchmark.javaArgs(range, iters, iters / 10))
-                                : launchers.openMpi(benchmark, transport, benchmark.cArgs(range, iters, iters / 10));
+                                ? launchers.jmca(benchmark, transport, benchmark.javaArgs(range, iters, warm, jitWarmup))
+                                : launchers.openMpi(benchmark, transport, benchmark.cArgs(range, iters, warm));
                         SortedMap<Long, Double> table = OsuTable.parse(output, implementation + " " + benchmark.id());
                         Series series = new Series(benchmark, transport, implementation);
                         for (var row : table.entrySet()) {
-                            if (range.covers(row.getKey()) || benchmark == Benchmark.BARRIER) {
+                            if (range.covers(row.getKey()) || benchmark == Benchmark.BARRIER || benchmark.isAppLoop()) {
                                 results.computeIfAbsent(series, s -> new TreeMap<>())
                                         .computeIfAbsent(row.getKey(), s -> new ArrayList<>()).add(row.getValue());
                                 csv.add(benchmark.id() + "," + transport + "," + implementation + "," + round + ","

@@ -41,12 +41,12 @@ final class Launchers {
     /** Compiles the C counterparts of {@code benchmarks} with mpicc. */
     void compile(List<Benchmark> benchmarks) throws IOException, InterruptedException {
         Files.createDirectories(cPrograms);
-        for (Benchmark benchmark : benchmarks) {
-            Path source = root.resolve("bench/c/" + benchmark.cProgram + ".c");
+        for (String program : benchmarks.stream().map(b -> b.cProgram).distinct().toList()) {
+            Path source = root.resolve("bench/c/" + program + ".c");
             if (!Files.isRegularFile(source)) {
-                throw new IllegalStateException("no C counterpart for " + benchmark.id() + ": " + source + " is missing");
+                throw new IllegalStateException("no C counterpart " + source);
             }
-            run(List.of("mpicc", "-O2", "-o", cPrograms.resolve(benchmark.cProgram).toString(), source.toString()),
+            run(List.of("mpicc", "-O2", "-o", cPrograms.resolve(program).toString(), source.toString()),
                     "mpicc " + source.getFileName());
         }
     }

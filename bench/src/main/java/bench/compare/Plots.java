@@ -26,7 +26,7 @@ final class Plots {
             }
             XYChart chart = new XYChartBuilder().width(800).height(500)
                     .title(table.benchmark().title + " over " + table.transport())
-                    .xAxisTitle("message size (bytes)").yAxisTitle(table.benchmark().unit).build();
+                    .xAxisTitle(table.benchmark().isAppLoop() ? "batch" : "message size (bytes)").yAxisTitle(table.benchmark().unit).build();
             chart.getStyler().setXAxisLogarithmic(true);
             chart.getStyler().setYAxisLogarithmic(true);
             chart.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.InsideNW);

@@ -74,12 +74,13 @@ final class Report {
         StringBuilder md = new StringBuilder();
         md.append("Measured with `").append(command).append("` on ").append(machine).append(". Medians of ")
                 .append(rounds).append(" interleaved rounds; point-to-point benchmarks on 2 ranks, collectives on ")
-                .append(np).append(", ranks bound to cores. Latency in microseconds (ratio below 1: JMCA faster),")
+                .append(np).append(", ranks bound to cores when there are as many cores (else Open MPI runs with")
+                .append(" --oversubscribe and neither binds). Latency in microseconds (ratio below 1: JMCA faster),")
                 .append(" bandwidth in MB/s (ratio above 1: JMCA faster).\n");
         for (Table t : tables) {
             String unit = t.benchmark().unit;
             md.append("\n**").append(t.benchmark().title).append(", ").append(t.transport()).append("**\n\n");
-            md.append("| size (B) | JMCA (").append(unit).append(") |")
+            md.append("| ").append(t.benchmark().rowLabel()).append(" | JMCA (").append(unit).append(") |")
                     .append(withOpenMpi ? " Open MPI C (" + unit + ") | JMCA / Open MPI |" : "").append('\n');
             md.append("|---:|---:|").append(withOpenMpi ? "---:|---:|" : "").append('\n');
             t.jmca().forEach((size, j) -> {

@@ -26,6 +26,32 @@ class CompareHarnessTest {
     Path dir;
 
     @Test
+    void osuDefaultsPassOnlyTheSizesAndJitWarmupOnlyOnRequest() {
+        Benchmark.Sizes eight = new Benchmark.Sizes(8, 8);
+        assertThat(Benchmark.ALLREDUCE.javaArgs(eight, null, null, false)).containsExactly("-m", "8:8");
+        assertThat(Benchmark.ALLREDUCE.cArgs(eight, null, null)).containsExactly("8");
+        assertThat(Benchmark.LATENCY.javaArgs(eight, 100, 10, true)).containsExactly("-m", "8:8", "-i", "100", "-x",
+                "10", "-J");
+        assertThat(Benchmark.BW.cArgs(eight, 100, 10)).containsExactly("8", "100", "10", "64");
+    }
+
+    @Test
+    void theApplicationLoopRunsOneCallOnBothSidesAndIsKeyedByBatch() {
+        assertThat(Benchmark.APP_BCAST.javaArgs(new Benchmark.Sizes(1, 1 << 20), 2000, 200, true))
+                .containsExactly("10", "1000", "bcast");
+        assertThat(Benchmark.APP_PINGPONG.cArgs(new Benchmark.Sizes(1, 1 << 20), null, null))
+                .containsExactly("10", "1000", "pingpong");
+        assertThat(Benchmark.APP_PINGPONG.pointToPoint).isTrue();
+        assertThat(Benchmark.APP_ALLREDUCE.rowLabel()).isEqualTo("batch");
+        assertThat(OsuTable.parse("""
+                # JMCA application loop: mean us per call, batches of 1000 calls timed from the first
+                # Batch      allreduce
+                1                 3.50
+                2                 0.41
+                """, "AppLoop")).containsExactly(Map.entry(1L, 3.5), Map.entry(2L, 0.41));
+    }
+
+    @Test
     void readsTheFirstValueOfEveryOsuDataLine() {
         SortedMap<Long, Double> table = OsuTable.parse("""
                 # OSU MPI Latency Test (C, Open MPI)
