@@ -19,7 +19,8 @@ import java.util.stream.Stream;
  * speed, and its error lines must not mix with the program's output.
  */
 final class AotCache {
-    static final String RANK_CACHE = "jmca-rank.aot";
+    /** The ranks' cache, in the {@code aot} folder beside {@code lib} (not in it: lib is a module path). */
+    static final String RANK_CACHE = "aot/jmca-rank.aot";
 
     private AotCache() {
     }
@@ -30,13 +31,13 @@ final class AotCache {
                 || a.contains("SharedArchiveFile") || a.contains("ArchiveClassesAtExit"))) {
             return List.of();
         }
-        Path cache = lib.resolve(RANK_CACHE);
-        return isFresh(cache) ? List.of("-XX:AOTCache=" + cache, "-Xlog:aot=off", "-Xlog:cds=off") : List.of();
+        Path cache = lib.resolveSibling(RANK_CACHE);
+        return isFresh(cache, lib) ? List.of("-XX:AOTCache=" + cache, "-Xlog:aot=off", "-Xlog:cds=off") : List.of();
     }
 
-    /** Whether {@code cache} exists and no jar beside it is newer. */
-    static boolean isFresh(Path cache) {
-        try (Stream<Path> jars = Files.list(cache.getParent())) {
+    /** Whether {@code cache} exists and no jar of {@code lib} is newer. */
+    static boolean isFresh(Path cache, Path lib) {
+        try (Stream<Path> jars = Files.list(lib)) {
             FileTime made = Files.getLastModifiedTime(cache);
             return jars.filter(p -> p.toString().endsWith(".jar"))
                     .allMatch(jar -> lastModified(jar).compareTo(made) <= 0);

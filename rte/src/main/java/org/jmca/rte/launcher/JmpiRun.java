@@ -79,7 +79,7 @@ public final class JmpiRun implements Callable<Integer> {
     private List<String> jvmArgs = new ArrayList<>();
 
     @Option(names = "--no-aot-cache", description = "Start the ranks without the ahead-of-time cache that the build"
-            + " trained (lib/" + AotCache.RANK_CACHE + "); it is also left out when a --jvm-arg or JMCA_JAVA_OPTS"
+            + " trained (" + AotCache.RANK_CACHE + "); it is also left out when a --jvm-arg or JMCA_JAVA_OPTS"
             + " names an AOT or CDS option of its own.")
     private boolean noAotCache;
 

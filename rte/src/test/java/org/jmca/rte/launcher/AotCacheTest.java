@@ -11,10 +11,18 @@ import org.junit.jupiter.api.io.TempDir;
 
 class AotCacheTest {
     @TempDir
+    Path home;
     Path lib;
 
+    @org.junit.jupiter.api.BeforeEach
+    void layOut() throws Exception {
+        lib = Files.createDirectories(home.resolve("lib"));
+        Files.createDirectories(home.resolve("aot"));
+    }
+
+    /** A file of the distribution, {@code lib/NAME} or {@code aot/NAME}. */
     private Path file(String name, long modifiedMillis) throws Exception {
-        Path file = Files.writeString(lib.resolve(name), name);
+        Path file = Files.writeString(name.endsWith(".jar") ? lib.resolve(name) : home.resolve(name), name);
         Files.setLastModifiedTime(file, FileTime.fromMillis(modifiedMillis));
         return file;
     }
