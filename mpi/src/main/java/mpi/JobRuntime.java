@@ -56,6 +56,8 @@ final class JobRuntime {
     final List<CollSelection.Candidate> collCandidates;
     /** coll_base_verbose: 1 reports each communicator's table, 2 each call's algorithm. */
     final int collVerbosity;
+    /** mpi_warmup_ms: how long MPI.Init may warm the hot paths up (InitWarmup). */
+    final int warmupMillis;
     final long startNanos = System.nanoTime();
     /** The next free communicator context; every rank of a communicator agrees on it when one is made. */
     int nextContext = 4;
@@ -73,6 +75,8 @@ final class JobRuntime {
                 .map(s -> new CollSelection.Candidate((CollComponent) s.component(), s.priority()))
                 .toList();
         this.collVerbosity = frameworks.parameters().find("coll_base_verbose")
+                .map(p -> (Integer) p.get()).orElse(0);
+        this.warmupMillis = frameworks.parameters().find(McaFrameworks.WARMUP_MS_NAME)
                 .map(p -> (Integer) p.get()).orElse(0);
     }
 

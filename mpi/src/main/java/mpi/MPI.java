@@ -170,6 +170,9 @@ public final class MPI {
         }
         providedThreadLevel = Math.min(required, THREAD_SERIALIZED);
         runtime = started;
+        if (started.warmupMillis > 0 && started.job.size() > 1) {
+            InitWarmup.run(COMM_WORLD, started.job.rank(), started.job.size(), started.warmupMillis);
+        }
         return providedThreadLevel;
     }
 

@@ -74,7 +74,8 @@ public final class Op {
         if (type.base() == Datatype.Base.BOOLEAN && !(bitwise || logical)) {
             throw undefined(type, "booleans take the logical and bitwise operations only");
         }
-        return new PredefinedReduction(predefined, type);
+        Reduction fast = type.isPair() ? null : NumericReductions.of(predefined, type.base());
+        return fast != null ? fast : new PredefinedReduction(predefined, type);
     }
 
     private MPIException undefined(Datatype type, String why) {
@@ -82,7 +83,7 @@ public final class Op {
     }
 
     /** A predefined operation, reading integers as long and floating-point values as double. */
-    private record PredefinedReduction(Predefined op, Datatype type) implements Reduction {
+    record PredefinedReduction(Predefined op, Datatype type) implements Reduction {
 
         @Override
         public boolean commutative() {

@@ -1,0 +1,198 @@
+package mpi;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import org.jmca.mca.coll.Reduction;
+
+/**
+ * Tight loops for the predefined operations on int, long, float and double: one access layout per
+ * type and the operation chosen once per call, not per element. The general
+ * {@code Op.PredefinedReduction} switches on the type and the operation for every element; that
+ * cost 1 MiB allreduces most of their time, and its code, inlined into the collective schedules,
+ * made the JIT's largest compilation of a whole job (Schedule.runRound, 0.73 s, JFR).
+ */
+final class NumericReductions {
+    private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
+    private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
+    private static final ValueLayout.OfFloat FLOAT = ValueLayout.JAVA_FLOAT_UNALIGNED;
+    private static final ValueLayout.OfDouble DOUBLE = ValueLayout.JAVA_DOUBLE_UNALIGNED;
+
+    private NumericReductions() {
+    }
+
+    /** The tight loop for {@code op} on {@code base}, or null where only the general one serves. */
+    static Reduction of(Op.Predefined op, Datatype.Base base) {
+        boolean arithmetic = op == Op.Predefined.SUM || op == Op.Predefined.PROD || op == Op.Predefined.MAX
+                || op == Op.Predefined.MIN;
+        boolean bitwise = op == Op.Predefined.BAND || op == Op.Predefined.BOR || op == Op.Predefined.BXOR;
+        return switch (base) {
+            case INT -> arithmetic || bitwise ? new Ints(op) : null;
+            case LONG -> arithmetic || bitwise ? new Longs(op) : null;
+            case FLOAT -> arithmetic ? new Floats(op) : null;
+            case DOUBLE -> arithmetic ? new Doubles(op) : null;
+            default -> null;
+        };
+    }
+
+    private record Ints(Op.Predefined op) implements Reduction {
+        @Override
+        public boolean commutative() {
+            return true;
+        }
+
+        @Override
+        public void apply(MemorySegment in, MemorySegment inout, int count) {
+            switch (op) {
+                case SUM -> {
+                    for (long i = 0; i < count; i++) {
+                        inout.setAtIndex(INT, i, in.getAtIndex(INT, i) + inout.getAtIndex(INT, i));
+                    }
+                }
+                case PROD -> {
+                    for (long i = 0; i < count; i++) {
+                        inout.setAtIndex(INT, i, in.getAtIndex(INT, i) * inout.getAtIndex(INT, i));
+                    }
+                }
+                case MAX -> {
+                    for (long i = 0; i < count; i++) {
+                        inout.setAtIndex(INT, i, Math.max(in.getAtIndex(INT, i), inout.getAtIndex(INT, i)));
+                    }
+                }
+                case MIN -> {
+                    for (long i = 0; i < count; i++) {
+                        inout.setAtIndex(INT, i, Math.min(in.getAtIndex(INT, i), inout.getAtIndex(INT, i)));
+                    }
+                }
+                case BAND -> {
+                    for (long i = 0; i < count; i++) {
+                        inout.setAtIndex(INT, i, in.getAtIndex(INT, i) & inout.getAtIndex(INT, i));
+                    }
+                }
+                case BOR -> {
+                    for (long i = 0; i < count; i++) {
+                        inout.setAtIndex(INT, i, in.getAtIndex(INT, i) | inout.getAtIndex(INT, i));
+                    }
+                }
+                default -> {
+                    for (long i = 0; i < count; i++) {
+                        inout.setAtIndex(INT, i, in.getAtIndex(INT, i) ^ inout.getAtIndex(INT, i));
+                    }
+                }
+            }
+        }
+    }
+
+    private record Longs(Op.Predefined op) implements Reduction {
+        @Override
+        public boolean commutative() {
+            return true;
+        }
+
+        @Override
+        public void apply(MemorySegment in, MemorySegment inout, int count) {
+            switch (op) {
+                case SUM -> {
+                    for (long i = 0; i < count; i++) {
+                        inout.setAtIndex(LONG, i, in.getAtIndex(LONG, i) + inout.getAtIndex(LONG, i));
+                    }
+                }
+                case PROD -> {
+                    for (long i = 0; i < count; i++) {
+                        inout.setAtIndex(LONG, i, in.getAtIndex(LONG, i) * inout.getAtIndex(LONG, i));
+                    }
+                }
+                case MAX -> {
+                    for (long i = 0; i < count; i++) {
+                        inout.setAtIndex(LONG, i, Math.max(in.getAtIndex(LONG, i), inout.getAtIndex(LONG, i)));
+                    }
+                }
+                case MIN -> {
+                    for (long i = 0; i < count; i++) {
+                        inout.setAtIndex(LONG, i, Math.min(in.getAtIndex(LONG, i), inout.getAtIndex(LONG, i)));
+                    }
+                }
+                case BAND -> {
+                    for (long i = 0; i < count; i++) {
+                        inout.setAtIndex(LONG, i, in.getAtIndex(LONG, i) & inout.getAtIndex(LONG, i));
+                    }
+                }
+                case BOR -> {
+                    for (long i = 0; i < count; i++) {
+                        inout.setAtIndex(LONG, i, in.getAtIndex(LONG, i) | inout.getAtIndex(LONG, i));
+                    }
+                }
+                default -> {
+                    for (long i = 0; i < count; i++) {
+                        inout.setAtIndex(LONG, i, in.getAtIndex(LONG, i) ^ inout.getAtIndex(LONG, i));
+                    }
+                }
+            }
+        }
+    }
+
+    private record Floats(Op.Predefined op) implements Reduction {
+        @Override
+        public boolean commutative() {
+            return true;
+        }
+
+        @Override
+        public void apply(MemorySegment in, MemorySegment inout, int count) {
+            switch (op) {
+                case SUM -> {
+                    for (long i = 0; i < count; i++) {
+                        inout.setAtIndex(FLOAT, i, in.getAtIndex(FLOAT, i) + inout.getAtIndex(FLOAT, i));
+                    }
+                }
+                case PROD -> {
+                    for (long i = 0; i < count; i++) {
+                        inout.setAtIndex(FLOAT, i, in.getAtIndex(FLOAT, i) * inout.getAtIndex(FLOAT, i));
+                    }
+                }
+                case MAX -> {
+                    for (long i = 0; i < count; i++) {
+                        inout.setAtIndex(FLOAT, i, Math.max(in.getAtIndex(FLOAT, i), inout.getAtIndex(FLOAT, i)));
+                    }
+                }
+                default -> {
+                    for (long i = 0; i < count; i++) {
+                        inout.setAtIndex(FLOAT, i, Math.min(in.getAtIndex(FLOAT, i), inout.getAtIndex(FLOAT, i)));
+                    }
+                }
+            }
+        }
+    }
+
+    private record Doubles(Op.Predefined op) implements Reduction {
+        @Override
+        public boolean commutative() {
+            return true;
+        }
+
+        @Override
+        public void apply(MemorySegment in, MemorySegment inout, int count) {
+            switch (op) {
+                case SUM -> {
+                    for (long i = 0; i < count; i++) {
+                        inout.setAtIndex(DOUBLE, i, in.getAtIndex(DOUBLE, i) + inout.getAtIndex(DOUBLE, i));
+                    }
+                }
+                case PROD -> {
+                    for (long i = 0; i < count; i++) {
+                        inout.setAtIndex(DOUBLE, i, in.getAtIndex(DOUBLE, i) * inout.getAtIndex(DOUBLE, i));
+                    }
+                }
+                case MAX -> {
+                    for (long i = 0; i < count; i++) {
+                        inout.setAtIndex(DOUBLE, i, Math.max(in.getAtIndex(DOUBLE, i), inout.getAtIndex(DOUBLE, i)));
+                    }
+                }
+                default -> {
+                    for (long i = 0; i < count; i++) {
+                        inout.setAtIndex(DOUBLE, i, Math.min(in.getAtIndex(DOUBLE, i), inout.getAtIndex(DOUBLE, i)));
+                    }
+                }
+            }
+        }
+    }
+}
