@@ -36,6 +36,8 @@ final class InitWarmup {
         int[] intMax = new int[1];
         long[] longs = {rank};
         long[] longSum = new long[1];
+        float[] floats = {rank};
+        float[] floatSum = new float[1];
         int[] state = new int[1];
         int quiet = 0;
         while (quiet < 2) {
@@ -46,6 +48,7 @@ final class InitWarmup {
                 comm.allReduce(doubles, doubleSum, 1, MPI.DOUBLE, MPI.SUM);
                 comm.allReduce(ints, intMax, 1, MPI.INT, MPI.MAX);
                 comm.allReduce(longs, longSum, 1, MPI.LONG, MPI.SUM);
+                comm.allReduce(floats, floatSum, 1, MPI.FLOAT, MPI.SUM);
                 comm.bcast(bytes, 8, MPI.BYTE, 0);
                 comm.barrier();
             }

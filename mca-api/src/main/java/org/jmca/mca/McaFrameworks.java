@@ -162,8 +162,8 @@ public final class McaFrameworks implements AutoCloseable {
     public static final String WARMUP_MS_NAME = "mpi_warmup_ms";
 
     private static final ParameterSpec<Integer> WARMUP_MS = ParameterSpec.builder(WARMUP_MS_NAME, ParamType.INT, 2000)
-            .help("MPI.Init runs the common calls (an 8-byte ping-pong with a neighbour, allreduce of one double, int"
-                    + " and long, an 8-byte bcast, barrier) on MPI_COMM_WORLD until no rank's JIT compiler is"
+            .help("MPI.Init runs the common calls (an 8-byte ping-pong with a neighbour, allreduce of one double, float,"
+                    + " int and long, an 8-byte bcast, barrier) on MPI_COMM_WORLD until no rank's JIT compiler is"
                     + " busy any more, for at most this many milliseconds, so that the application's first calls"
                     + " run compiled code: without it the first thousands of calls are 10-300x slower. 0 turns it"
                     + " off (a faster start for jobs that make few calls).")
