@@ -19,6 +19,8 @@ final class CollPort implements CollCommunicator {
     private final JobRuntime runtime;
     private final Map<String, String> hints;
     private final int verbosity;
+    /** Set while MPI.Init's warm-up runs: its thousands of calls are not the application's to report. */
+    private boolean muted;
     private int calls;
 
     CollPort(Comm comm, JobRuntime runtime, Map<String, String> hints) {
@@ -26,6 +28,10 @@ final class CollPort implements CollCommunicator {
         this.runtime = runtime;
         this.hints = Map.copyOf(hints);
         this.verbosity = runtime.collVerbosity;
+    }
+
+    void mute(boolean on) {
+        muted = on;
     }
 
     /** The tag of the next collective call; every rank counts its calls alike. */
@@ -60,7 +66,7 @@ final class CollPort implements CollCommunicator {
 
     @Override
     public int verbosity() {
-        return verbosity;
+        return muted ? 0 : verbosity;
     }
 
     @Override

@@ -27,6 +27,15 @@ final class InitWarmup {
     }
 
     static void run(Intracomm comm, int rank, int size, long budgetMillis) throws MPIException {
+        comm.collPort.mute(true);
+        try {
+            warmUp(comm, rank, size, budgetMillis);
+        } finally {
+            comm.collPort.mute(false);
+        }
+    }
+
+    private static void warmUp(Intracomm comm, int rank, int size, long budgetMillis) throws MPIException {
         long deadline = System.nanoTime() + budgetMillis * 1_000_000;
         int peer = rank ^ 1;
         byte[] bytes = new byte[8];
