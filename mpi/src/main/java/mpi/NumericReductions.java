@@ -20,16 +20,22 @@ final class NumericReductions {
     private NumericReductions() {
     }
 
-    /** The tight loop for {@code op} on {@code base}, or null where only the general one serves. */
+    /**
+     * The tight loop for {@code op} on {@code base}, or null where only the general one serves:
+     * SUM, PROD, MAX and MIN (what hot loops reduce) on the four types; one class per type, as Java
+     * has no generics over primitives.
+     */
     static Reduction of(Op.Predefined op, Datatype.Base base) {
         boolean arithmetic = op == Op.Predefined.SUM || op == Op.Predefined.PROD || op == Op.Predefined.MAX
                 || op == Op.Predefined.MIN;
-        boolean bitwise = op == Op.Predefined.BAND || op == Op.Predefined.BOR || op == Op.Predefined.BXOR;
+        if (!arithmetic) {
+            return null;
+        }
         return switch (base) {
-            case INT -> arithmetic || bitwise ? new Ints(op) : null;
-            case LONG -> arithmetic || bitwise ? new Longs(op) : null;
-            case FLOAT -> arithmetic ? new Floats(op) : null;
-            case DOUBLE -> arithmetic ? new Doubles(op) : null;
+            case INT -> new Ints(op);
+            case LONG -> new Longs(op);
+            case FLOAT -> new Floats(op);
+            case DOUBLE -> new Doubles(op);
             default -> null;
         };
     }
@@ -58,24 +64,9 @@ final class NumericReductions {
                         inout.setAtIndex(INT, i, Math.max(in.getAtIndex(INT, i), inout.getAtIndex(INT, i)));
                     }
                 }
-                case MIN -> {
-                    for (long i = 0; i < count; i++) {
-                        inout.setAtIndex(INT, i, Math.min(in.getAtIndex(INT, i), inout.getAtIndex(INT, i)));
-                    }
-                }
-                case BAND -> {
-                    for (long i = 0; i < count; i++) {
-                        inout.setAtIndex(INT, i, in.getAtIndex(INT, i) & inout.getAtIndex(INT, i));
-                    }
-                }
-                case BOR -> {
-                    for (long i = 0; i < count; i++) {
-                        inout.setAtIndex(INT, i, in.getAtIndex(INT, i) | inout.getAtIndex(INT, i));
-                    }
-                }
                 default -> {
                     for (long i = 0; i < count; i++) {
-                        inout.setAtIndex(INT, i, in.getAtIndex(INT, i) ^ inout.getAtIndex(INT, i));
+                        inout.setAtIndex(INT, i, Math.min(in.getAtIndex(INT, i), inout.getAtIndex(INT, i)));
                     }
                 }
             }
@@ -106,24 +97,9 @@ final class NumericReductions {
                         inout.setAtIndex(LONG, i, Math.max(in.getAtIndex(LONG, i), inout.getAtIndex(LONG, i)));
                     }
                 }
-                case MIN -> {
-                    for (long i = 0; i < count; i++) {
-                        inout.setAtIndex(LONG, i, Math.min(in.getAtIndex(LONG, i), inout.getAtIndex(LONG, i)));
-                    }
-                }
-                case BAND -> {
-                    for (long i = 0; i < count; i++) {
-                        inout.setAtIndex(LONG, i, in.getAtIndex(LONG, i) & inout.getAtIndex(LONG, i));
-                    }
-                }
-                case BOR -> {
-                    for (long i = 0; i < count; i++) {
-                        inout.setAtIndex(LONG, i, in.getAtIndex(LONG, i) | inout.getAtIndex(LONG, i));
-                    }
-                }
                 default -> {
                     for (long i = 0; i < count; i++) {
-                        inout.setAtIndex(LONG, i, in.getAtIndex(LONG, i) ^ inout.getAtIndex(LONG, i));
+                        inout.setAtIndex(LONG, i, Math.min(in.getAtIndex(LONG, i), inout.getAtIndex(LONG, i)));
                     }
                 }
             }

@@ -55,7 +55,7 @@ class NumericReductionsTest {
     void pairsBooleansAndLogicalOperationsKeepTheGeneralReduction() throws MPIException {
         assertThat(NumericReductions.of(Op.Predefined.LAND, Datatype.Base.INT)).isNull();
         assertThat(NumericReductions.of(Op.Predefined.SUM, Datatype.Base.SHORT)).isNull();
-        assertThat(NumericReductions.of(Op.Predefined.BXOR, Datatype.Base.DOUBLE)).isNull();
+        assertThat(NumericReductions.of(Op.Predefined.BXOR, Datatype.Base.INT)).isNull();
         assertThat(MPI.MAXLOC.bind(MPI.DOUBLE_INT)).isInstanceOf(Op.PredefinedReduction.class);
         assertThat(MPI.SUM.bind(MPI.DOUBLE)).isNotInstanceOf(Op.PredefinedReduction.class);
     }
