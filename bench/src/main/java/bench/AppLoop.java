@@ -78,7 +78,7 @@ public final class AppLoop {
             table[3][b] = (MPI.wtime() - start) * 1e6 / (2.0 * calls);
         }
         if (rank == 0) {
-            System.out.println("# JMCA application loop: mean us per call, batches of " + calls
+            System.out.println("# Application loop (Java): mean us per call, batches of " + calls
                     + " calls timed from the first");
             StringBuilder header = new StringBuilder(String.format("%-8s", "# Batch"));
             for (int c = 0; c < CALLS.length; c++) {

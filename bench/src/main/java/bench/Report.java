@@ -56,9 +56,12 @@ final class Report {
         }
     }
 
-    /** The first line: {@code # NAME (JMCA, byte[])} or {@code # NAME (JMCA, direct buffers)}. */
+    /**
+     * The first line: {@code # NAME (Java, byte[])} or {@code # NAME (Java, direct buffers)}. The
+     * same classes run on JMCA and on Open MPI's Java bindings, so the title names the language.
+     */
     static String title(String name, boolean direct) {
-        return "# " + name + " (JMCA, " + (direct ? "direct buffers" : "byte[]") + ")";
+        return "# " + name + " (Java, " + (direct ? "direct buffers" : "byte[]") + ")";
     }
 
     /** A header line: {@code # Size} then each column name right-aligned in 18. */

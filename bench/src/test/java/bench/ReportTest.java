@@ -9,11 +9,11 @@ import org.junit.jupiter.api.Test;
 class ReportTest {
 
     @Test
-    void titlesNameTheImplementationAndTheBufferKind() {
+    void titlesNameTheLanguageAndTheBufferKind() {
         assertThat(Report.title("OSU MPI Allreduce Latency Test", false))
-                .isEqualTo("# OSU MPI Allreduce Latency Test (JMCA, byte[])");
+                .isEqualTo("# OSU MPI Allreduce Latency Test (Java, byte[])");
         assertThat(Report.title("OSU MPI Bi-Directional Bandwidth Test", true))
-                .isEqualTo("# OSU MPI Bi-Directional Bandwidth Test (JMCA, direct buffers)");
+                .isEqualTo("# OSU MPI Bi-Directional Bandwidth Test (Java, direct buffers)");
     }
 
     @Test
@@ -76,7 +76,7 @@ class ReportTest {
     void overlapHeader() {
         String[] header = Overlap.header(false);
         assertThat(header).hasSize(4);
-        assertThat(header[0]).isEqualTo("# MPI Overlap Test: post, work, wait (as SMB mpi_overhead) (JMCA, byte[])");
+        assertThat(header[0]).isEqualTo("# MPI Overlap Test: post, work, wait (as SMB mpi_overhead) (Java, byte[])");
         assertThat(header[1]).startsWith("# ");
         assertThat(header[2]).startsWith("# ");
         assertThat(header[3]).isEqualTo(

@@ -90,6 +90,11 @@ public final class Compare implements Callable<Integer> {
     record Series(Benchmark benchmark, String transport, String implementation) {
     }
 
+    /** The implementations a comparison runs. */
+    static final String JMCA = "JMCA";
+    static final String OPEN_MPI = "Open MPI";
+    static final String OPEN_MPI_JAVA = "Open MPI Java";
+
     @Override
     public Integer call() throws Exception {
         List<Benchmark> chosen = benchmarks != null ? benchmarks
@@ -115,7 +120,12 @@ public final class Compare implements Callable<Integer> {
         } else {
             launchers.compile(chosen);
         }
-        List<String> implementations = withOpenMpi ? List.of("JMCA", "Open MPI") : List.of("JMCA");
+        Launchers.JavaBindings javaBindings = withOpenMpi ? launchers.openMpiJava() : null;
+        if (javaBindings != null && javaBindings.whyNot() != null) {
+            System.err.println("compare: Open MPI's Java bindings are not measured: " + javaBindings.whyNot());
+        }
+        List<String> implementations = !withOpenMpi ? List.of(JMCA)
+                : javaBindings.whyNot() == null ? List.of(JMCA, OPEN_MPI, OPEN_MPI_JAVA) : List.of(JMCA, OPEN_MPI);
         Map<Series, SortedMap<Long, List<Double>>> results = new LinkedHashMap<>();
         List<String> csv = new ArrayList<>(List.of("benchmark,transport,implementation,round,size,value"));
         int total = roundCount * chosen.size() * transports.size() * implementations.size();
@@ -133,9 +143,13 @@ public final class Compare implements Callable<Integer> {
                     Integer warm = iters == null ? null : iters / 10;
                     for (String implementation : order) {
                         progress(done, total, started, round, roundCount, benchmark, transport, implementation);
-                        String output = implementation.equals("JMCA")
-                                ? launchers.jmca(benchmark, transport, benchmark.javaArgs(range, iters, warm, jitWarmup))
-                                : launchers.openMpi(benchmark, transport, benchmark.cArgs(range, iters, warm));
+                        String output = switch (implementation) {
+                            case JMCA -> launchers.jmca(benchmark, transport,
+                                    benchmark.javaArgs(range, iters, warm, jitWarmup));
+                            case OPEN_MPI_JAVA -> launchers.openMpiJava(javaBindings, benchmark, transport,
+                                    benchmark.javaArgs(range, iters, warm, jitWarmup));
+                            default -> launchers.openMpi(benchmark, transport, benchmark.cArgs(range, iters, warm));
+                        };
                         SortedMap<Long, Double> table = OsuTable.parse(output, implementation + " " + benchmark.id());
                         Series series = new Series(benchmark, transport, implementation);
                         for (var row : table.entrySet()) {
@@ -153,7 +167,8 @@ public final class Compare implements Callable<Integer> {
         }
         Files.createDirectories(out);
         Files.write(out.resolve("results.csv"), csv);
-        Report report = new Report(results, chosen, transports, withOpenMpi, roundCount, np);
+        Report report = new Report(results, chosen, transports, withOpenMpi,
+                javaBindings == null ? null : javaBindings.whyNot(), roundCount, np);
         Files.write(out.resolve("medians.csv"), report.mediansCsv());
         List<Path> plots = new Plots(out).draw(report);
         String summary = report.markdown(commandLine, Machine.describe(launchers), plots, out);

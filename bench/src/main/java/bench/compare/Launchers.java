@@ -80,6 +80,39 @@ final class Launchers {
         return run(command, "Open MPI " + benchmark.id());
     }
 
+    /**
+     * Open MPI's Java bindings, built by bench/ompi-java-jar: the command's prefix that runs a
+     * Java class on them ({@code java -Djava.library.path=... -cp mpi.jar:jmca-bench.jar}), or
+     * the reason they cannot run here.
+     */
+    record JavaBindings(List<String> java, String whyNot) {
+    }
+
+    JavaBindings openMpiJava() throws InterruptedException {
+        try {
+            Path jar = Path.of(run(List.of(root.resolve("bench/ompi-java-jar").toString()), "bench/ompi-java-jar").strip());
+            String libDir = Files.readString(jar.resolveSibling("libdir")).strip();
+            return new JavaBindings(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-Djava.library.path=" + libDir, "-cp",
+                    jar + ":" + root.resolve("bench/target/jmca-bench.jar")), null);
+        } catch (IOException | IllegalStateException e) {
+            String message = e.getMessage() == null ? e.toString() : e.getMessage();
+            return new JavaBindings(null, message.lines().reduce((first, last) -> last).orElse(message));
+        }
+    }
+
+    /** The same Java benchmark class under Open MPI's mpirun, on its Java bindings. */
+    String openMpiJava(JavaBindings bindings, Benchmark benchmark, String transport, List<String> args)
+            throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of("mpirun", "-np", String.valueOf(ranks(benchmark)),
+                "--mca", "pml", "ob1", "--mca", "btl", "self," + (transport.equals("sm") ? "vader" : transport)));
+        command.addAll(bind(benchmark) ? List.of("--bind-to", "core") : List.of("--oversubscribe"));
+        command.addAll(bindings.java());
+        command.add("bench." + benchmark.javaClass);
+        command.addAll(args);
+        return run(command, "Open MPI Java " + benchmark.id());
+    }
+
     /** The first line of {@code mpirun --version}, or null. */
     String openMpiVersion() {
         try {

@@ -34,6 +34,9 @@ final class Plots {
             if (!table.openMpi().isEmpty()) {
                 add(chart, "Open MPI (C)", table.openMpi());
             }
+            if (!table.openMpiJava().isEmpty()) {
+                add(chart, "Open MPI (Java bindings)", table.openMpiJava());
+            }
             Path file = out.resolve(table.benchmark().id() + "-" + table.transport() + ".png");
             BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
             files.add(file);

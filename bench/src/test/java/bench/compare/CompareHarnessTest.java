@@ -44,7 +44,7 @@ class CompareHarnessTest {
         assertThat(Benchmark.APP_PINGPONG.pointToPoint).isTrue();
         assertThat(Benchmark.APP_ALLREDUCE.rowLabel()).isEqualTo("batch");
         assertThat(OsuTable.parse("""
-                # JMCA application loop: mean us per call, batches of 1000 calls timed from the first
+                # Application loop (Java): mean us per call, batches of 1000 calls timed from the first
                 # Batch      allreduce
                 1                 3.50
                 2                 0.41
@@ -105,7 +105,7 @@ class CompareHarnessTest {
         Map<Compare.Series, SortedMap<Long, List<Double>>> results = new java.util.LinkedHashMap<>();
         results.put(new Compare.Series(Benchmark.LATENCY, "sm", "JMCA"), runs(Map.of(8L, List.of(0.3, 0.2, 0.25))));
         results.put(new Compare.Series(Benchmark.LATENCY, "sm", "Open MPI"), runs(Map.of(8L, List.of(0.5, 0.4, 0.6))));
-        return new Report(results, List.of(Benchmark.LATENCY), List.of("sm"), true, 3, 2);
+        return new Report(results, List.of(Benchmark.LATENCY), List.of("sm"), true, "no libmpi_java.so", 3, 2);
     }
 
     private static SortedMap<Long, List<Double>> runs(Map<Long, List<Double>> values) {
@@ -122,7 +122,22 @@ class CompareHarnessTest {
                 "latency,sm,8,0.25,0.5,0.500");
         String md = report.markdown("bench/compare --quick", "a machine", List.of(), dir);
         assertThat(md).contains("`bench/compare --quick` on a machine", "Medians of 3 interleaved rounds",
-                "| size (B) | JMCA (us) | Open MPI C (us) | JMCA / Open MPI |", "| 8 | 0.25 | 0.50 | 0.50 |");
+                "| size (B) | JMCA (us) | Open MPI C (us) | JMCA / Open MPI |", "| 8 | 0.25 | 0.50 | 0.50 |",
+                "Open MPI's Java bindings: not measured, no libmpi_java.so");
+    }
+
+    @Test
+    void openMpisJavaBindingsAreAThirdColumnWhenMeasured() {
+        Map<Compare.Series, SortedMap<Long, List<Double>>> results = new java.util.LinkedHashMap<>();
+        results.put(new Compare.Series(Benchmark.BARRIER, "sm", Compare.JMCA), runs(Map.of(0L, List.of(0.6))));
+        results.put(new Compare.Series(Benchmark.BARRIER, "sm", Compare.OPEN_MPI), runs(Map.of(0L, List.of(0.2))));
+        results.put(new Compare.Series(Benchmark.BARRIER, "sm", Compare.OPEN_MPI_JAVA), runs(Map.of(0L, List.of(0.3))));
+        Report report = new Report(results, List.of(Benchmark.BARRIER), List.of("sm"), true, null, 1, 2);
+        assertThat(report.mediansCsv()).containsExactly(
+                "benchmark,transport,size,jmca,openmpi,ratio,openmpi_java,ratio_java", "barrier,sm,0,0.6,0.2,3.000,0.3,2.000");
+        assertThat(report.markdown("bench/compare -b barrier", "a machine", List.of(), dir)).contains(
+                "| size (B) | JMCA (us) | Open MPI C (us) | JMCA / Open MPI | Open MPI Java (us) | JMCA / Open MPI Java |",
+                "| 0 | 0.60 | 0.20 | 3.00 | 0.30 | 2.00 |");
     }
 
     @Test
