@@ -32,7 +32,7 @@ final class Collectives {
         this.runtime = runtime;
     }
 
-    /** Counts in elements of {@code type}. */
+    /** Counts in elements of {@code type}: the one-type form, without the varargs form's array per call. */
     Collectives types(Datatype type) throws MPIException {
         unit = type != null ? type.size() : 1;
         return this;

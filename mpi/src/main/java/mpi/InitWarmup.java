@@ -11,7 +11,7 @@ import java.nio.file.Path;
  * MPI_COMM_WORLD, round after round, until no rank's JIT compiler thread is busy at the end of two
  * rounds in a row, or the time is up. Measured on 2 bound ranks of 2 cores: without it the
  * application loop's first 10,000 allreduces took 15-190 us each, while the JIT compiled on the
- * ranks' own cores in slices of milliseconds; after it, 0.9 us. A compile still queued when a
+ * ranks' own cores in slices of milliseconds; after it, about 1 us. A compile still queued when a
  * warm-up stops early (a test of finished compiles only) spoilt the first calls just the same, so
  * the compiler threads themselves are watched, in {@code /proc}.
  *

@@ -6,7 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 import org.jmca.mca.coll.CollCall;
 import org.jmca.mca.coll.CollCommunicator;
 import org.jmca.mca.coll.CollFunction;
@@ -41,8 +43,8 @@ class ScheduleModuleTest {
             }
 
             @Override
-            public java.util.Set<CollFunction> provides() {
-                return java.util.EnumSet.of(CollFunction.ALLREDUCE);
+            public Set<CollFunction> provides() {
+                return EnumSet.of(CollFunction.ALLREDUCE);
             }
         };
     }

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -14,7 +15,7 @@ class AotCacheTest {
     Path home;
     Path lib;
 
-    @org.junit.jupiter.api.BeforeEach
+    @BeforeEach
     void layOut() throws Exception {
         lib = Files.createDirectories(home.resolve("lib"));
         Files.createDirectories(home.resolve("aot"));
