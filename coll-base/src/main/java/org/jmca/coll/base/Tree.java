@@ -1,8 +1,5 @@
 package org.jmca.coll.base;
 
-import java.util.ArrayList;
-import java.util.List;
-
 /**
  * A rank's place in a tree rooted at some rank: its parent (-1 at the root) and its children, in
  * the order data should go to them. Ranks are real ranks; shapes are built on virtual ranks
@@ -40,19 +37,21 @@ public record Tree(int parent, int[] children) {
             }
             mask *= radix;
         }
-        List<Integer> children = new ArrayList<>();
+        int count = 0;
         for (long m = mask / radix; m >= 1; m /= radix) {
-            for (int d = 1; d < radix; d++) {
-                long child = v + d * m;
-                if (child < size) {
-                    children.add(real((int) child, root, size));
-                }
+            count += (int) Math.min(radix - 1, Math.max(0, (size - 1 - v) / m));
+        }
+        int[] children = new int[count];
+        int next = 0;
+        for (long m = mask / radix; m >= 1; m /= radix) {
+            for (int d = 1; d < radix && v + d * m < size; d++) {
+                children[next++] = real((int) (v + d * m), root, size);
             }
         }
         if (parent < 0 && v != 0) {
             throw new IllegalStateException("no parent for vrank " + v);
         }
-        return new Tree(parent, children.stream().mapToInt(Integer::intValue).toArray());
+        return new Tree(parent, children);
     }
 
     /** Number of vranks in the binomial subtree of {@code vrank} (itself included). */
@@ -64,14 +63,12 @@ public record Tree(int parent, int[] children) {
     public static Tree kary(int rank, int root, int size, int fanout) {
         int v = virtual(rank, root, size);
         int parent = v == 0 ? -1 : real((v - 1) / fanout, root, size);
-        List<Integer> children = new ArrayList<>();
-        for (int i = 1; i <= fanout; i++) {
-            long child = (long) fanout * v + i;
-            if (child < size) {
-                children.add(real((int) child, root, size));
-            }
+        long first = (long) fanout * v + 1;
+        int[] children = new int[(int) Math.max(0, Math.min(fanout, size - first))];
+        for (int i = 0; i < children.length; i++) {
+            children[i] = real((int) (first + i), root, size);
         }
-        return new Tree(parent, children.stream().mapToInt(Integer::intValue).toArray());
+        return new Tree(parent, children);
     }
 
     /**
