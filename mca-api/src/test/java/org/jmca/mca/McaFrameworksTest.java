@@ -74,6 +74,18 @@ class McaFrameworksTest {
     }
 
     @Test
+    void aComponentNamedInAnIncludeListButUnavailableShouldBeReportedWithItsReason() {
+        FakeProgress nodevice = new FakeProgress("nodevice", 50, () -> Availability.unavailable("no RDMA device found"));
+        McaFrameworks named = open(List.of(nodevice, new FakeProgress("fallback", 1)),
+                cli("progress", "nodevice,fallback"));
+        assertThat(named.warnings()).contains("progress/nodevice was asked for (progress=nodevice,fallback,"
+                + " command line --mca progress) but cannot run here: no RDMA device found");
+
+        McaFrameworks unnamed = open(List.of(nodevice, new FakeProgress("fallback", 1)));
+        assertThat(unnamed.warnings()).noneMatch(w -> w.contains("nodevice"));
+    }
+
+    @Test
     void requireSingleShouldListEveryReasonWhenNothingCanBeUsed() {
         McaFrameworks frameworks = open(List.of(
                 new FakeProgress("nodevice", 50, () -> Availability.unavailable("no RDMA device found"))));
