@@ -1,6 +1,7 @@
 package org.jmca.tests;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -29,6 +30,24 @@ class JmcaInfoCommandTest {
         assertThat(result.out()).contains("Framework btl (multi-select)", "Framework pml (single-select)",
                 "Framework coll (per-communicator)", "Framework progress (single-select)");
         assertThat(result.out()).containsPattern("progress/polling +\\S+ +selected \\(priority 10\\)");
+    }
+
+    @Test
+    void theVerbsTransportIsDeclinedWithItsReasonOnAMachineWithoutAnRdmaDevice() throws IOException {
+        Path devices = Path.of("/sys/class/infiniband");
+        if (Files.isDirectory(devices)) {
+            try (Stream<Path> list = Files.list(devices)) {
+                assumeTrue(list.findAny().isEmpty(), "this machine has an RDMA device");
+            }
+        }
+        Jmca.Result result = jmca().run("jmca-info");
+        assertThat(result.status()).as(result.err()).isZero();
+        assertThat(result.out()).containsPattern(
+                "btl/verbs +\\S+ +not available: (no RDMA device: |libibverbs\\.so\\.1 is not installed)");
+
+        Jmca.Result named = jmca().run("jmca-info", "--mca", "btl", "self,verbs");
+        assertThat(named.err()).contains("btl/verbs was asked for (btl=self,verbs, command line --mca btl) but cannot"
+                + " run here: ");
     }
 
     @Test

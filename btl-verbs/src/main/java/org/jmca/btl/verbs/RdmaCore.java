@@ -1,0 +1,88 @@
+package org.jmca.btl.verbs;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
+import java.lang.foreign.SymbolLookup;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.VarHandle;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * rdma-core's {@code libibverbs}, bound through {@code java.lang.foreign}: the library is looked
+ * up by its soname, and each exported verb is a downcall handle. What this machine offers is
+ * {@link #survey() surveyed} without keeping anything open, so {@code jmca-info} can say why the
+ * device is declined.
+ */
+final class RdmaCore {
+    /** The library's soname: the runtime package ({@code libibverbs1}), not the -dev one. */
+    static final String LIBRARY = "libibverbs.so.1";
+
+    private static final Linker LINKER = Linker.nativeLinker();
+    private static final StructLayout CALL_STATE = Linker.Option.captureStateLayout();
+    private static final VarHandle ERRNO = CALL_STATE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
+    /** What ibv_get_device_list sets when the kernel has no RDMA subsystem (no /sys/class/infiniband). */
+    private static final int ENOSYS = 38;
+
+    /** What a survey found: the devices' names, or why there are none to use. */
+    record Survey(List<String> devices, String whyNone) {
+        static Survey none(String why) {
+            return new Survey(List.of(), why);
+        }
+    }
+
+    private RdmaCore() {
+    }
+
+    /** Loads the library and lists its devices, releasing both before it returns. */
+    static Survey survey() {
+        try (Arena arena = Arena.ofConfined()) {
+            SymbolLookup library;
+            try {
+                library = SymbolLookup.libraryLookup(LIBRARY, arena);
+            } catch (IllegalArgumentException e) {
+                return Survey.none(LIBRARY + " is not installed (apt-get install libibverbs1 ibverbs-providers)");
+            }
+            return listDevices(library, arena);
+        }
+    }
+
+    private static Survey listDevices(SymbolLookup library, Arena arena) {
+        MethodHandle getList = LINKER.downcallHandle(library.findOrThrow("ibv_get_device_list"),
+                FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS), Linker.Option.captureCallState("errno"));
+        MethodHandle freeList = LINKER.downcallHandle(library.findOrThrow("ibv_free_device_list"),
+                FunctionDescriptor.ofVoid(ValueLayout.ADDRESS));
+        MethodHandle deviceName = LINKER.downcallHandle(library.findOrThrow("ibv_get_device_name"),
+                FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS));
+        MemorySegment callState = arena.allocate(CALL_STATE);
+        MemorySegment count = arena.allocate(ValueLayout.JAVA_INT);
+        try {
+            MemorySegment list = (MemorySegment) getList.invokeExact(callState, count);
+            if (list.equals(MemorySegment.NULL)) {
+                int errno = (int) ERRNO.get(callState, 0L);
+                return Survey.none(errno == ENOSYS
+                        ? "no RDMA device: the kernel offers no RDMA support (ibv_get_device_list: ENOSYS)"
+                        : "no RDMA device: ibv_get_device_list failed with errno " + errno);
+            }
+            int devices = count.get(ValueLayout.JAVA_INT, 0);
+            MemorySegment pointers = list.reinterpret(ValueLayout.ADDRESS.byteSize() * devices);
+            List<String> names = new ArrayList<>();
+            for (int i = 0; i < devices; i++) {
+                MemorySegment name = (MemorySegment) deviceName.invokeExact(pointers.getAtIndex(ValueLayout.ADDRESS, i));
+                names.add(name.reinterpret(256).getString(0));
+            }
+            freeList.invokeExact(list);
+            return names.isEmpty()
+                    ? Survey.none("no RDMA device: ibv_get_device_list found none (no HCA, and no RoCE or"
+                    + " soft-RoCE link)")
+                    : new Survey(List.copyOf(names), null);
+        } catch (Throwable e) {
+            throw new IllegalStateException("calling " + LIBRARY + " failed", e);
+        }
+    }
+}

@@ -1,0 +1,46 @@
+package org.jmca.btl.verbs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+import org.jmca.mca.Availability;
+import org.junit.jupiter.api.Test;
+
+class VerbsBtlComponentTest {
+
+    @Test
+    void declinesWithTheReasonAndNeverThrows() throws IOException {
+        Availability availability = new VerbsBtlComponent().probe();
+        assertThat(availability).isInstanceOf(Availability.Unavailable.class);
+        String reason = ((Availability.Unavailable) availability).reason();
+        if (!Files.exists(Path.of("/usr/lib/x86_64-linux-gnu/libibverbs.so.1"))
+                && !Files.exists(Path.of("/lib/x86_64-linux-gnu/libibverbs.so.1"))) {
+            assertThat(reason).contains("libibverbs.so.1 is not installed");
+        } else if (rdmaDevicesInSysfs() == 0) {
+            assertThat(reason).startsWith("no RDMA device: ");
+        } else {
+            assertThat(reason).startsWith("found ").contains("not built yet");
+        }
+    }
+
+    @Test
+    void theSurveyFindsWhatTheKernelShows() throws IOException {
+        RdmaCore.Survey survey = RdmaCore.survey();
+        assertThat(survey.devices().isEmpty()).isEqualTo(survey.whyNone() != null);
+        assertThat(survey.devices()).hasSizeLessThanOrEqualTo(rdmaDevicesInSysfs());
+    }
+
+    /** What rdma-core lists comes from /sys/class/infiniband. */
+    private static int rdmaDevicesInSysfs() throws IOException {
+        Path sysfs = Path.of("/sys/class/infiniband");
+        if (!Files.isDirectory(sysfs)) {
+            return 0;
+        }
+        try (Stream<Path> devices = Files.list(sysfs)) {
+            return (int) devices.count();
+        }
+    }
+}
