@@ -1,5 +1,6 @@
 package org.jmca.btl.verbs;
 
+import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -10,8 +11,11 @@ import java.lang.foreign.SymbolLookup;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.VarHandle;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * rdma-core's {@code libibverbs}, bound through {@code java.lang.foreign}: the library is looked
@@ -26,6 +30,8 @@ final class RdmaCore {
     private static final Linker LINKER = Linker.nativeLinker();
     private static final StructLayout CALL_STATE = Linker.Option.captureStateLayout();
     private static final VarHandle ERRNO = CALL_STATE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
+    /** Where the kernel lists its RDMA devices. */
+    static final Path SYSFS = Path.of("/sys/class/infiniband");
     /** What ibv_get_device_list sets when the kernel has no RDMA subsystem (no /sys/class/infiniband). */
     private static final int ENOSYS = 38;
 
@@ -39,8 +45,20 @@ final class RdmaCore {
     private RdmaCore() {
     }
 
-    /** Loads the library and lists its devices, releasing both before it returns. */
+    /**
+     * Lists the devices, releasing everything before it returns. Where the kernel shows no RDMA
+     * device, the library is not loaded at all: every rank probes at start, and loading it and
+     * linking its calls cost a job of 2 ranks about 20 ms.
+     */
     static Survey survey() {
+        if (!kernelShowsDevices()) {
+            return Survey.none("no RDMA device: " + SYSFS + " lists none (no HCA, and no RoCE or soft-RoCE link)");
+        }
+        return surveyLibrary();
+    }
+
+    /** What the library itself reports, whatever the kernel shows. */
+    static Survey surveyLibrary() {
         try (Arena arena = Arena.ofConfined()) {
             SymbolLookup library;
             try {
@@ -49,6 +67,15 @@ final class RdmaCore {
                 return Survey.none(LIBRARY + " is not installed (apt-get install libibverbs1 ibverbs-providers)");
             }
             return listDevices(library, arena);
+        }
+    }
+
+    /** Whether the kernel's RDMA class, which ibv_get_device_list reads, has an entry. */
+    private static boolean kernelShowsDevices() {
+        try (Stream<Path> devices = Files.list(SYSFS)) {
+            return devices.findAny().isPresent();
+        } catch (IOException e) {
+            return false;
         }
     }
 

@@ -43,7 +43,7 @@ class JmcaInfoCommandTest {
         Jmca.Result result = jmca().run("jmca-info");
         assertThat(result.status()).as(result.err()).isZero();
         assertThat(result.out()).containsPattern(
-                "btl/verbs +\\S+ +not available: (no RDMA device: |libibverbs\\.so\\.1 is not installed)");
+                "btl/verbs +\\S+ +not available: no RDMA device: /sys/class/infiniband lists none");
 
         Jmca.Result named = jmca().run("jmca-info", "--mca", "btl", "self,verbs");
         assertThat(named.err()).contains("btl/verbs was asked for (btl=self,verbs, command line --mca btl) but cannot"
