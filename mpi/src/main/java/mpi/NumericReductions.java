@@ -40,12 +40,15 @@ final class NumericReductions {
         };
     }
 
-    private record Ints(Op.Predefined op) implements Reduction {
+    /** SUM, PROD, MAX and MIN: commutative, so the schedules may combine operands in any order. */
+    private sealed interface Arithmetic extends Reduction permits Ints, Longs, Floats, Doubles {
         @Override
-        public boolean commutative() {
+        default boolean commutative() {
             return true;
         }
+    }
 
+    private record Ints(Op.Predefined op) implements Arithmetic {
         @Override
         public void apply(MemorySegment in, MemorySegment inout, int count) {
             switch (op) {
@@ -73,12 +76,7 @@ final class NumericReductions {
         }
     }
 
-    private record Longs(Op.Predefined op) implements Reduction {
-        @Override
-        public boolean commutative() {
-            return true;
-        }
-
+    private record Longs(Op.Predefined op) implements Arithmetic {
         @Override
         public void apply(MemorySegment in, MemorySegment inout, int count) {
             switch (op) {
@@ -106,12 +104,7 @@ final class NumericReductions {
         }
     }
 
-    private record Floats(Op.Predefined op) implements Reduction {
-        @Override
-        public boolean commutative() {
-            return true;
-        }
-
+    private record Floats(Op.Predefined op) implements Arithmetic {
         @Override
         public void apply(MemorySegment in, MemorySegment inout, int count) {
             switch (op) {
@@ -139,12 +132,7 @@ final class NumericReductions {
         }
     }
 
-    private record Doubles(Op.Predefined op) implements Reduction {
-        @Override
-        public boolean commutative() {
-            return true;
-        }
-
+    private record Doubles(Op.Predefined op) implements Arithmetic {
         @Override
         public void apply(MemorySegment in, MemorySegment inout, int count) {
             switch (op) {
