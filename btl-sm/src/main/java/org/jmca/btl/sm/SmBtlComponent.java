@@ -3,6 +3,8 @@ package org.jmca.btl.sm;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.jmca.btl.base.CrossMemory;
+import org.jmca.btl.base.SharedRing;
 import org.jmca.mca.Availability;
 import org.jmca.mca.McaException;
 import org.jmca.mca.btl.BtlComponent;
@@ -90,9 +92,9 @@ public final class SmBtlComponent implements BtlComponent {
     @Override
     public List<BtlModule> createModules(BtlEnvironment environment) {
         long ring = ringSize.get();
-        if (ring > Integer.MAX_VALUE || Long.bitCount(ring) != 1 || ring < 4 * (maxSendSize.get() + SmRing.RECORD_HEADER)) {
+        if (ring > Integer.MAX_VALUE || Long.bitCount(ring) != 1 || ring < 4 * (maxSendSize.get() + SharedRing.RECORD_HEADER)) {
             throw new McaException("btl_sm_ring_size=" + ring + " (" + ringSize.source() + ") must be a power of two"
-                    + " and at least 4 x (btl_sm_max_send_size=" + maxSendSize.get() + " + " + SmRing.RECORD_HEADER + ")");
+                    + " and at least 4 x (btl_sm_max_send_size=" + maxSendSize.get() + " + " + SharedRing.RECORD_HEADER + ")");
         }
         if (maxSendSize.get() < eagerLimit.get()) {
             throw new McaException("btl_sm_max_send_size=" + maxSendSize.get() + " (" + maxSendSize.source()

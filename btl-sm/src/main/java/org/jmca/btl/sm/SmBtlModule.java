@@ -9,6 +9,8 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import org.jmca.btl.base.CrossMemory;
+import org.jmca.btl.base.SharedRing;
 import org.jmca.mca.btl.BtlDoorbell;
 import org.jmca.mca.btl.BtlEndpoint;
 import org.jmca.mca.btl.BtlModule;
@@ -31,8 +33,8 @@ final class SmBtlModule implements BtlModule {
     private final Arena arena = Arena.ofShared();
     private final SmSegment own;
     private final Thread removeOnExit;
-    private SmRing[] incoming = new SmRing[0];
-    private SmRing.Handler[] handlers = new SmRing.Handler[0];
+    private SharedRing[] incoming = new SharedRing[0];
+    private SharedRing.Handler[] handlers = new SharedRing.Handler[0];
     private BtlReceiver receiver;
     private boolean finalized;
     /** Reads peers' memory for messages of at least {@link #singleCopyMin} bytes; null when not used. */
@@ -75,8 +77,8 @@ final class SmBtlModule implements BtlModule {
     @Override
     public List<BtlEndpoint> addPeers(List<Peer> peers) {
         List<BtlEndpoint> endpoints = new ArrayList<>();
-        List<SmRing> rings = new ArrayList<>();
-        List<SmRing.Handler> ringHandlers = new ArrayList<>();
+        List<SharedRing> rings = new ArrayList<>();
+        List<SharedRing.Handler> ringHandlers = new ArrayList<>();
         for (Peer peer : peers) {
             String segment = peer.addresses().get(SEGMENT_KEY);
             if (peer.rank() == rank || segment == null || !peer.hostname().equals(hostname)) {
@@ -90,8 +92,8 @@ final class SmBtlModule implements BtlModule {
             rings.add(own.ring(peer.rank()));
             ringHandlers.add((tag, data, offset, length) -> receiver.onFragment(endpoint, tag, data, offset, length));
         }
-        incoming = rings.toArray(SmRing[]::new);
-        handlers = ringHandlers.toArray(SmRing.Handler[]::new);
+        incoming = rings.toArray(SharedRing[]::new);
+        handlers = ringHandlers.toArray(SharedRing.Handler[]::new);
         return endpoints;
     }
 
@@ -143,7 +145,7 @@ final class SmBtlModule implements BtlModule {
     @Override
     public int progress() {
         int events = 0;
-        SmRing[] rings = incoming;
+        SharedRing[] rings = incoming;
         for (int i = 0; i < rings.length; i++) {
             events += rings[i].poll(handlers[i]);
         }
@@ -151,7 +153,7 @@ final class SmBtlModule implements BtlModule {
     }
 
     private boolean hasArrivals() {
-        for (SmRing ring : incoming) {
+        for (SharedRing ring : incoming) {
             if (ring.hasRecord()) {
                 return true;
             }
@@ -170,8 +172,8 @@ final class SmBtlModule implements BtlModule {
             return;
         }
         finalized = true;
-        incoming = new SmRing[0];
-        handlers = new SmRing.Handler[0];
+        incoming = new SharedRing[0];
+        handlers = new SharedRing.Handler[0];
         removeFile();
         try {
             Runtime.getRuntime().removeShutdownHook(removeOnExit);

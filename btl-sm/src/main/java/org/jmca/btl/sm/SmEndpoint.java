@@ -1,5 +1,6 @@
 package org.jmca.btl.sm;
 
+import org.jmca.btl.base.SharedRing;
 import org.jmca.mca.btl.BtlEndpoint;
 import org.jmca.mca.btl.BtlModule;
 
@@ -7,11 +8,11 @@ import org.jmca.mca.btl.BtlModule;
 final class SmEndpoint implements BtlEndpoint {
     private final int rank;
     private final SmBtlModule module;
-    final SmRing outgoing;
+    final SharedRing outgoing;
     final SmDoorbell doorbell;
     final long pid;
 
-    SmEndpoint(int rank, SmBtlModule module, SmRing outgoing, SmDoorbell doorbell, long pid) {
+    SmEndpoint(int rank, SmBtlModule module, SharedRing outgoing, SmDoorbell doorbell, long pid) {
         this.rank = rank;
         this.module = module;
         this.outgoing = outgoing;

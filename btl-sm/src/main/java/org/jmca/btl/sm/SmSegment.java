@@ -11,10 +11,11 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.function.BooleanSupplier;
+import org.jmca.btl.base.SharedRing;
 
 /**
  * One rank's receive segment: a file (mode 0600) mapped with {@link FileChannel#map} into a
- * {@link MemorySegment}, holding one {@link SmRing} per sending rank.
+ * {@link MemorySegment}, holding one {@link SharedRing} per sending rank.
  *
  * <pre>
  *   0 | magic "JMCA-SM1"   (long) |
@@ -23,7 +24,7 @@ import java.util.function.BooleanSupplier;
  *  16 | owner's pid        (long) |
  *  24 | ring capacity       (int) |
  *  64 | doorbell                  |  SmDoorbell, on a cache line of its own
- * 128 | ring of sender 0          |  each SmRing.bytesFor(capacity) bytes
+ * 128 | ring of sender 0          |  each SharedRing.bytesFor(capacity) bytes
  *     | ring of sender 1 ...      |
  * </pre>
  *
@@ -50,12 +51,12 @@ final class SmSegment {
     }
 
     static long bytesFor(int ranks, int ringCapacity) {
-        return HEADER + ranks * SmRing.bytesFor(ringCapacity);
+        return HEADER + ranks * SharedRing.bytesFor(ringCapacity);
     }
 
     /** Creates and maps a new segment file; fails if the file exists already. */
     static SmSegment create(Path path, int ranks, int ringCapacity, Arena arena) {
-        SmRing.checkCapacity(ringCapacity);
+        SharedRing.checkCapacity(ringCapacity);
         try {
             Files.createFile(path, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
             try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
@@ -103,7 +104,7 @@ final class SmSegment {
     }
 
     /** The ring in which {@code senderRank} writes to this segment's owner. */
-    SmRing ring(int senderRank) {
-        return new SmRing(memory, HEADER + senderRank * SmRing.bytesFor(ringCapacity), ringCapacity);
+    SharedRing ring(int senderRank) {
+        return new SharedRing(memory, HEADER + senderRank * SharedRing.bytesFor(ringCapacity), ringCapacity);
     }
 }

@@ -7,6 +7,7 @@ import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.jmca.btl.base.SharedRing;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -55,8 +56,8 @@ class SmDoorbellTest {
     void anArrivalWaitingInARingIsSeenWithoutConsumingIt() {
         try (Arena arena = Arena.ofShared()) {
             SmSegment owner = SmSegment.create(dir.resolve("segment"), 2, 4096, arena);
-            SmRing consumer = owner.ring(1);
-            SmRing producer = SmSegment.open(dir.resolve("segment"), arena).ring(1);
+            SharedRing consumer = owner.ring(1);
+            SharedRing producer = SmSegment.open(dir.resolve("segment"), arena).ring(1);
             assertThat(consumer.hasRecord()).isFalse();
             producer.offer((byte) 3, MemorySegment.ofArray(new byte[8]),
                     MemorySegment.ofArray(new byte[0]));

@@ -1,4 +1,4 @@
-package org.jmca.btl.sm;
+package org.jmca.btl.base;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -38,11 +38,11 @@ import org.jmca.mca.BulkCopy;
  * from the peer is checked before use, and the module unmaps the segment only after it has stopped
  * sending and polling.
  */
-final class SmRing {
-    static final int HEAD_OFFSET = 128;
-    static final int DATA_OFFSET = 256;
-    static final int RECORD_HEADER = 16;
-    static final byte PAD = 0;
+public final class SharedRing {
+    public static final int HEAD_OFFSET = 128;
+    public static final int DATA_OFFSET = 256;
+    public static final int RECORD_HEADER = 16;
+    public static final byte PAD = 0;
 
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
     /** All of memory, addressed absolutely (see the class comment). */
@@ -52,7 +52,7 @@ final class SmRing {
      * Receives the records {@link #poll} hands out: {@code length} bytes of {@code data} at
      * {@code offset} (an absolute address in a segment spanning all memory), valid during the call.
      */
-    interface Handler {
+    public interface Handler {
         void onRecord(byte tag, MemorySegment data, long offset, long length);
     }
 
@@ -71,7 +71,7 @@ final class SmRing {
      * A view of the ring at {@code offset} in a mapped segment, whose memory must start zeroed.
      * A ring has one producer view and one consumer view, each made once.
      */
-    SmRing(MemorySegment segment, long offset, int capacity) {
+    public SharedRing(MemorySegment segment, long offset, int capacity) {
         checkCapacity(capacity);
         MemorySegment ring = segment.asSlice(offset, bytesFor(capacity));
         this.capacity = capacity;
@@ -84,11 +84,11 @@ final class SmRing {
     }
 
     /** Bytes a ring of {@code capacity} data bytes occupies. */
-    static long bytesFor(int capacity) {
+    public static long bytesFor(int capacity) {
         return DATA_OFFSET + (long) capacity;
     }
 
-    static void checkCapacity(int capacity) {
+    public static void checkCapacity(int capacity) {
         if (capacity < 1024 || Integer.bitCount(capacity) != 1) {
             throw new IllegalArgumentException("ring capacity " + capacity + " must be a power of two of at least 1024");
         }
@@ -108,7 +108,7 @@ final class SmRing {
      *
      * @return false when the ring has no room now (the consumer has not caught up)
      */
-    boolean offer(byte tag, MemorySegment header, MemorySegment payload) {
+    public boolean offer(byte tag, MemorySegment header, MemorySegment payload) {
         int length = RECORD_HEADER + (int) header.byteSize() + (int) payload.byteSize();
         int index = reserve(length);
         if (index < 0) {
@@ -128,7 +128,7 @@ final class SmRing {
      *
      * @return false when the ring has no room now
      */
-    boolean offer(byte tag, long header0, long header1, MemorySegment payload) {
+    public boolean offer(byte tag, long header0, long header1, MemorySegment payload) {
         int length = RECORD_HEADER + 16 + (int) payload.byteSize();
         int index = reserve(length);
         if (index < 0) {
@@ -174,12 +174,12 @@ final class SmRing {
     }
 
     /** Consumer: true if a record waits at the head (a padding record counts). */
-    boolean hasRecord() {
+    public boolean hasRecord() {
         return (long) LONG.getAcquire(ALL, dataAt + (head & mask)) == head + 1;
     }
 
     /** Consumer: hands every published record to {@code handler}, then frees their space. Returns how many. */
-    int poll(Handler handler) {
+    public int poll(Handler handler) {
         long h = head;
         int records = 0;
         while (true) {

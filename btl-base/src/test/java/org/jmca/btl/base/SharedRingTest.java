@@ -1,4 +1,4 @@
-package org.jmca.btl.sm;
+package org.jmca.btl.base;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -10,18 +10,18 @@ import java.lang.management.ManagementFactory;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
-class SmRingTest {
+class SharedRingTest {
     private static final int CAPACITY = 64 * 1024;
 
     private static MemorySegment memory() {
-        return Arena.ofAuto().allocate(SmRing.bytesFor(CAPACITY), 128);
+        return Arena.ofAuto().allocate(SharedRing.bytesFor(CAPACITY), 128);
     }
 
     @Test
     void aProducerThreadAndAConsumerThreadPassAMillionRecordsInOrder() throws InterruptedException {
         MemorySegment shared = memory();
-        SmRing producer = new SmRing(shared, 0, CAPACITY);
-        SmRing consumer = new SmRing(shared, 0, CAPACITY);
+        SharedRing producer = new SharedRing(shared, 0, CAPACITY);
+        SharedRing consumer = new SharedRing(shared, 0, CAPACITY);
         int count = 1_000_000;
         AtomicReference<Throwable> failure = new AtomicReference<>();
         Thread sender = Thread.ofPlatform().start(() -> {
@@ -37,7 +37,7 @@ class SmRingTest {
             }
         });
         long[] next = {0};
-        SmRing.Handler check = (tag, data, offset, length) -> {
+        SharedRing.Handler check = (tag, data, offset, length) -> {
             long i = data.get(ValueLayout.JAVA_LONG_UNALIGNED, offset);
             if (i != next[0] || tag != (byte) (1 + i % 7) || length != 8 + i % 3000
                     || (length > 8 && data.get(ValueLayout.JAVA_BYTE, offset + 8) != (byte) i)) {
@@ -57,12 +57,12 @@ class SmRingTest {
     @Test
     void offeringAndPollingAllocateNothing() {
         MemorySegment shared = memory();
-        SmRing producer = new SmRing(shared, 0, CAPACITY);
-        SmRing consumer = new SmRing(shared, 0, CAPACITY);
+        SharedRing producer = new SharedRing(shared, 0, CAPACITY);
+        SharedRing consumer = new SharedRing(shared, 0, CAPACITY);
         MemorySegment header = MemorySegment.ofArray(new byte[16]);
         MemorySegment payload = MemorySegment.ofArray(new byte[100]);
         long[] sum = {0};
-        SmRing.Handler handler = (tag, data, offset, length) -> sum[0] += length;
+        SharedRing.Handler handler = (tag, data, offset, length) -> sum[0] += length;
         var threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         // Once the JIT has compiled the loop (a few rounds; more on a loaded machine), a round allocates nothing.
         long perMessage = Long.MAX_VALUE;
@@ -87,8 +87,8 @@ class SmRingTest {
     @Test
     void aRecordThatWouldWrapStartsAgainAtTheBeginning() {
         MemorySegment shared = memory();
-        SmRing producer = new SmRing(shared, 0, CAPACITY);
-        SmRing consumer = new SmRing(shared, 0, CAPACITY);
+        SharedRing producer = new SharedRing(shared, 0, CAPACITY);
+        SharedRing consumer = new SharedRing(shared, 0, CAPACITY);
         MemorySegment payload = MemorySegment.ofArray(new byte[10_000]);
         int[] got = {0};
         for (int i = 0; i < 50; i++) {
@@ -101,8 +101,8 @@ class SmRingTest {
     @Test
     void aHeaderGivenAsTwoWordsArrivesAsTheSixteenBytesOfThoseWords() {
         MemorySegment shared = memory();
-        SmRing producer = new SmRing(shared, 0, CAPACITY);
-        SmRing consumer = new SmRing(shared, 0, CAPACITY);
+        SharedRing producer = new SharedRing(shared, 0, CAPACITY);
+        SharedRing consumer = new SharedRing(shared, 0, CAPACITY);
         MemorySegment payload = pattern(37);
         // Enough records to wrap several times, alternating with records whose header is a segment.
         for (int i = 0; i < 5_000; i++) {
@@ -127,13 +127,13 @@ class SmRingTest {
     @Test
     void everyRecordStartsACacheLineSoASmallMessageIsOneLine() {
         MemorySegment shared = memory();
-        SmRing producer = new SmRing(shared, 0, CAPACITY);
+        SharedRing producer = new SharedRing(shared, 0, CAPACITY);
         long position = 0;
         for (int payload : new int[] {8, 32, 33, 0, 200}) {
             assertThat(producer.offer((byte) 1, 1L, 2L, MemorySegment.ofArray(new byte[payload]))).isTrue();
-            assertThat(shared.get(ValueLayout.JAVA_LONG, SmRing.DATA_OFFSET + position))
+            assertThat(shared.get(ValueLayout.JAVA_LONG, SharedRing.DATA_OFFSET + position))
                     .as("stamp of the record with %d payload bytes, at %d", payload, position).isEqualTo(position + 1);
-            position += (SmRing.RECORD_HEADER + 16 + payload + 63) / 64 * 64;
+            position += (SharedRing.RECORD_HEADER + 16 + payload + 63) / 64 * 64;
         }
         assertThat(position).as("8, 32 and 0 bytes take one line each").isEqualTo(64 + 64 + 128 + 64 + 256);
     }
@@ -141,10 +141,10 @@ class SmRingTest {
     @Test
     void aRecordWhoseLengthRunsPastTheRingIsReportedNotRead() {
         MemorySegment shared = memory();
-        SmRing consumer = new SmRing(shared, 0, CAPACITY);
+        SharedRing consumer = new SharedRing(shared, 0, CAPACITY);
         // A peer that wrote a stamp for position 0 and a length larger than the ring.
-        shared.set(ValueLayout.JAVA_LONG, SmRing.DATA_OFFSET, 1L);
-        shared.set(ValueLayout.JAVA_LONG, SmRing.DATA_OFFSET + 8, (long) CAPACITY + 64 | 5L << 32);
+        shared.set(ValueLayout.JAVA_LONG, SharedRing.DATA_OFFSET, 1L);
+        shared.set(ValueLayout.JAVA_LONG, SharedRing.DATA_OFFSET + 8, (long) CAPACITY + 64 | 5L << 32);
         assertThatThrownBy(() -> consumer.poll((tag, data, offset, length) -> { }))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("corrupt ring").hasMessageContaining(String.valueOf(CAPACITY + 64));
