@@ -1,0 +1,153 @@
+package org.jmca.btl.verbs;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import org.jmca.btl.base.SharedRing;
+
+/**
+ * The shared state of one port of the software verbs device: a file (mode 0600) in the fabric's
+ * directory, mapped by its owner and by every port that sends to it. It plays the part of the
+ * HCA's memory that the wire and remote requests reach: the table of memory regions, checked by
+ * RDMA requests from peers, and one inbound ring per sending port, the wire.
+ *
+ * <pre>
+ *   0 | magic "JMCA-SV1"    (long) |
+ *   8 | owner's pid         (long) |
+ *  16 | LID (int) | ports    (int) |
+ *  24 | ring capacity (int) | open (int: 1 while the port is up) |
+ *  64 | memory regions: MR_SLOTS x 32 bytes: rkey (int, 0 = free), access (int), pd (int), -, address (long), length (long)
+ *     | rings: one SharedRing per sending LID (1..ports), in LID order
+ * </pre>
+ */
+final class SoftPort {
+    static final int MR_SLOTS = 4096;
+    private static final long MAGIC = 0x4a4d43412d535631L;
+    private static final int MR_TABLE = 64;
+    private static final int MR_ENTRY = 32;
+    private static final long RINGS = MR_TABLE + (long) MR_SLOTS * MR_ENTRY;
+    private static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
+
+    final Path path;
+    final int lid;
+    final int ports;
+    final long pid;
+    private final int ringCapacity;
+    private final MemorySegment memory;
+
+    private SoftPort(Path path, MemorySegment memory) {
+        this.path = path;
+        this.memory = memory;
+        this.pid = memory.get(ValueLayout.JAVA_LONG, 8);
+        this.lid = memory.get(ValueLayout.JAVA_INT, 16);
+        this.ports = memory.get(ValueLayout.JAVA_INT, 20);
+        this.ringCapacity = memory.get(ValueLayout.JAVA_INT, 24);
+    }
+
+    static Path pathOf(Path fabric, int lid) {
+        return fabric.resolve("verbs-soft-port-" + lid);
+    }
+
+    private static long bytesFor(int ports, int ringCapacity) {
+        return RINGS + ports * SharedRing.bytesFor(ringCapacity);
+    }
+
+    /** Creates this process's port; fails if the file exists already. */
+    static SoftPort create(Path fabric, int lid, int ports, int ringCapacity, Arena arena) {
+        SharedRing.checkCapacity(ringCapacity);
+        Path path = pathOf(fabric, lid);
+        try {
+            Files.createFile(path, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+                MemorySegment memory = channel.map(FileChannel.MapMode.READ_WRITE, 0, bytesFor(ports, ringCapacity), arena);
+                memory.set(ValueLayout.JAVA_LONG, 8, ProcessHandle.current().pid());
+                memory.set(ValueLayout.JAVA_INT, 16, lid);
+                memory.set(ValueLayout.JAVA_INT, 20, ports);
+                memory.set(ValueLayout.JAVA_INT, 24, ringCapacity);
+                memory.set(ValueLayout.JAVA_INT, 28, 1);
+                memory.set(ValueLayout.JAVA_LONG, 0, MAGIC);
+                return new SoftPort(path, memory);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("verbs soft device: cannot create the port file " + path + ": " + e, e);
+        }
+    }
+
+    /** Maps a peer's port, or returns null if it does not exist (yet). */
+    static SoftPort open(Path fabric, int lid, Arena arena) {
+        Path path = pathOf(fabric, lid);
+        if (!Files.exists(path)) {
+            return null;
+        }
+        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            MemorySegment memory = channel.map(FileChannel.MapMode.READ_WRITE, 0, channel.size(), arena);
+            if (memory.byteSize() < RINGS || memory.get(ValueLayout.JAVA_LONG, 0) != MAGIC) {
+                throw new IllegalStateException("verbs soft device: " + path + " is not a port file");
+            }
+            SoftPort port = new SoftPort(path, memory);
+            if (memory.byteSize() < bytesFor(port.ports, port.ringCapacity)) {
+                throw new IllegalStateException("verbs soft device: " + path + " is shorter than its header says");
+            }
+            return port;
+        } catch (IOException e) {
+            throw new UncheckedIOException("verbs soft device: cannot map the port file " + path + ": " + e, e);
+        }
+    }
+
+    /** The ring in which the port of {@code senderLid} writes to this port. */
+    SharedRing ring(int senderLid) {
+        if (senderLid < 1 || senderLid > ports) {
+            throw new IllegalArgumentException("LID " + senderLid + " is outside the fabric's 1.." + ports);
+        }
+        return new SharedRing(memory, RINGS + (senderLid - 1) * SharedRing.bytesFor(ringCapacity), ringCapacity);
+    }
+
+    /** True while the owner has the port up and its process lives (a peer's view of "the link is there"). */
+    boolean up() {
+        return (int) INT.getAcquire(memory, 28L) == 1 && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+    }
+
+    void markDown() {
+        INT.setRelease(memory, 28L, 0);
+    }
+
+    void publishRegion(int slot, int rkey, int access, int pd, long address, long length) {
+        long at = MR_TABLE + (long) slot * MR_ENTRY;
+        memory.set(ValueLayout.JAVA_INT, at + 4, access);
+        memory.set(ValueLayout.JAVA_INT, at + 8, pd);
+        memory.set(ValueLayout.JAVA_LONG, at + 16, address);
+        memory.set(ValueLayout.JAVA_LONG, at + 24, length);
+        INT.setRelease(memory, at, rkey);
+    }
+
+    void withdrawRegion(int slot) {
+        INT.setRelease(memory, MR_TABLE + (long) slot * MR_ENTRY, 0);
+    }
+
+    /**
+     * Checks a remote request against this port's regions, as the responder's HCA does: the rkey
+     * names a live region that allows {@code access} and holds all {@code bytes} at {@code address}.
+     */
+    boolean allows(int rkey, long address, long bytes, int access) {
+        int slot = (rkey & 0xFFFF) - 1;
+        if (slot < 0 || slot >= MR_SLOTS) {
+            return false;
+        }
+        long at = MR_TABLE + (long) slot * MR_ENTRY;
+        if ((int) INT.getAcquire(memory, at) != rkey) {
+            return false;
+        }
+        long start = memory.get(ValueLayout.JAVA_LONG, at + 16);
+        long length = memory.get(ValueLayout.JAVA_LONG, at + 24);
+        return (memory.get(ValueLayout.JAVA_INT, at + 4) & access) == access
+                && address >= start && bytes >= 0 && address + bytes <= start + length;
+    }
+}

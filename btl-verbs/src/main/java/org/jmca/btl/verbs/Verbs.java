@@ -1,0 +1,92 @@
+package org.jmca.btl.verbs;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * An opened verbs device ({@code ibv_context}) with its one port: the calls of libibverbs that
+ * the transport uses, in Java shape. Two devices implement it: rdma-core's, where an HCA exists,
+ * and {@link SoftVerbs}, which keeps the same semantics between the processes of a job.
+ *
+ * <p>Threads: like a verbs context used by one thread, every object of a device is used by the
+ * thread that owns progress.
+ */
+public interface Verbs extends AutoCloseable {
+
+    /** The device's name ("soft0", "mlx5_0"). */
+    String deviceName();
+
+    /** This port's LID: how peers address it. */
+    int lid();
+
+    /** The largest path MTU the port supports, as an {@code ibv_mtu} code. */
+    int activeMtu();
+
+    ProtectionDomain allocPd();
+
+    /** {@code ibv_create_cq}: a completion queue of at most {@code depth} entries. */
+    CompletionQueue createCq(int depth);
+
+    /** Releases the device; what was made from it must be destroyed first. */
+    @Override
+    void close();
+
+    /** {@code ibv_pd}: memory regions and queue pairs belong to one. */
+    interface ProtectionDomain {
+        /**
+         * {@code ibv_reg_mr}: registers native memory with the access flags ({@code Ibv.ACCESS_*});
+         * remote write or atomic access needs local write too.
+         */
+        MemoryRegion register(MemorySegment memory, int access);
+
+        /** {@code ibv_dereg_mr}. */
+        void deregister(MemoryRegion region);
+
+        /** {@code ibv_create_qp}: a queue pair in RESET, with room for the given outstanding work. */
+        QueuePair createQp(Ibv.QpType type, CompletionQueue sendCq, CompletionQueue recvCq, int maxSendWr,
+                           int maxRecvWr);
+
+        /** {@code ibv_dealloc_pd}. */
+        void deallocate();
+    }
+
+    /** {@code ibv_cq}. */
+    interface CompletionQueue {
+        /**
+         * {@code ibv_poll_cq}: takes at most {@code max} completions, oldest first, into {@code into}.
+         *
+         * @return how many were taken
+         * @throws VerbsException if the queue overran (more completions than its depth were due)
+         */
+        int poll(WorkCompletion[] into, int max);
+
+        int depth();
+
+        /** {@code ibv_destroy_cq}. */
+        void destroy();
+    }
+
+    /** {@code ibv_qp}. */
+    interface QueuePair {
+        int qpNum();
+
+        Ibv.QpType type();
+
+        Ibv.QpState state();
+
+        /**
+         * {@code ibv_modify_qp}: moves the queue pair to {@code attributes.state} (if in the mask)
+         * and sets the attributes in {@code mask}; the mask must hold exactly the attributes
+         * {@code ibv_modify_qp(3)} requires for the transition, plus optional ones it allows.
+         */
+        void modify(QpAttributes attributes, int mask);
+
+        /** {@code ibv_post_send}. In ERR the request completes at once with a flush error. */
+        void postSend(SendRequest request);
+
+        /** {@code ibv_post_recv}. */
+        void postRecv(RecvRequest request);
+
+        /** {@code ibv_destroy_qp}: outstanding work is dropped without completions. */
+        void destroy();
+    }
+}
