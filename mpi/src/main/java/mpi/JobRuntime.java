@@ -150,10 +150,11 @@ final class JobRuntime {
         progress.exit();
     }
 
-    /** The counters of the progress engine and the PML. */
+    /** The counters of the progress engine, the PML and the BTL modules. */
     List<PerformanceVariable> performanceVariables() {
         List<PerformanceVariable> all = new ArrayList<>(progress.performanceVariables());
         all.addAll(pml.performanceVariables());
+        btls.forEach(btl -> all.addAll(btl.performanceVariables()));
         return all;
     }
 

@@ -128,8 +128,9 @@ final class SmBtlModule implements BtlModule {
 
     /** One copy: the kernel reads the peer's native buffer straight into ours (process_vm_readv). */
     @Override
-    public void get(BtlEndpoint from, long remoteAddress, MemorySegment local) {
+    public boolean get(BtlEndpoint from, long remoteAddress, long remoteKey, MemorySegment local) {
         crossMemory.read(((SmEndpoint) from).pid, remoteAddress, local);
+        return true;
     }
 
     @Override

@@ -377,8 +377,12 @@ final class SoftQueuePair implements Verbs.QueuePair {
             }
         }
         Pending head = outstanding.getFirst();
-        if (!head.done && transmitted > 0 && now - head.sentAt > Ibv.ackTimeoutNanos(timeout)
-                && (lost || !device.peerUp(destLid))) {
+        if (!head.done && transmitted > 0 && now - head.sentAt > Ibv.ackTimeoutNanos(timeout)) {
+            if (!lost && device.peerUp(destLid)) {
+                head.sentAt = now; // a slow responder, not a lost packet: look again after another timeout
+                completeDone();
+                return;
+            }
             device.transportRetries++;
             if (retriesLeft-- <= 0) {
                 fail(WcStatus.RETRY_EXC_ERR);

@@ -1,18 +1,44 @@
 package org.jmca.btl.verbs;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import org.jmca.mca.Availability;
 import org.jmca.mca.McaException;
 import org.jmca.mca.btl.BtlComponent;
 import org.jmca.mca.btl.BtlEnvironment;
 import org.jmca.mca.btl.BtlModule;
+import org.jmca.mca.param.Param;
+import org.jmca.mca.param.ParamType;
+import org.jmca.mca.param.ParameterRegistrar;
+import org.jmca.mca.param.ParameterSpec;
 
 /**
- * {@code btl/verbs}: InfiniBand verbs through rdma-core. So far it surveys the machine's RDMA
- * devices and declines, saying why: without a device, that there is none; with one, that the
- * transport over it is not built yet (issue 15). It is never selected, so no job depends on it.
+ * {@code btl/verbs}: InfiniBand verbs. {@code btl_verbs_device} chooses the device: {@code auto}
+ * (the default) takes an HCA that rdma-core reports, and declines with the reason where there is
+ * none — so a job never runs on an emulation it did not ask for; {@code soft} runs the software
+ * verbs device between the job's processes on this host.
  */
 public final class VerbsBtlComponent implements BtlComponent {
+    private Param<String> device;
+    private Param<Long> eagerLimit;
+    private Param<Long> maxSendSize;
+    private Param<Integer> receiveBuffers;
+    private Param<Integer> sendBuffers;
+    private Param<Integer> maxConnections;
+    private Param<String> connectionPolicy;
+    private Param<Boolean> registrationCache;
+    private Param<Long> registrationCacheSize;
+    private Param<Long> pipelineFragSize;
+    private Param<Integer> cmRetry;
+    private Param<Long> softRingSize;
+    private Param<Double> softUdLoss;
+    private Param<Double> softUdDuplicate;
+    private Param<Double> softUdReorder;
+    private Param<Integer> softSeed;
+    private Param<Integer> verbose;
 
     @Override
     public String name() {
@@ -25,18 +51,138 @@ public final class VerbsBtlComponent implements BtlComponent {
     }
 
     @Override
+    public void registerParameters(ParameterRegistrar registrar) {
+        device = registrar.register(ParameterSpec.builder("device", ParamType.STRING, "auto")
+                .help("auto: an InfiniBand/RoCE device found by rdma-core; soft: the software verbs device, which keeps"
+                        + " the verbs semantics between the processes of a job on one host (for machines without an HCA).")
+                .level(3).build());
+        eagerLimit = registrar.register(ParameterSpec.builder("eager_limit", ParamType.SIZE, 12L * 1024)
+                .help("Largest message (with its header) sent without a rendezvous.").level(4).build());
+        maxSendSize = registrar.register(ParameterSpec.builder("max_send_size", ParamType.SIZE, 16L * 1024)
+                .help("Largest fragment, and the size of every send and receive buffer.").level(4).build());
+        receiveBuffers = registrar.register(ParameterSpec.builder("receive_buffers", ParamType.INT, 8)
+                .help("Receive buffers pre-posted per connection: the credits a peer has.").level(4).build());
+        sendBuffers = registrar.register(ParameterSpec.builder("send_buffers", ParamType.INT, 64)
+                .help("Registered send buffers of the process, shared by its connections.").level(5).build());
+        maxConnections = registrar.register(ParameterSpec.builder("max_conn", ParamType.INT, 0)
+                .help("Most RC connections a process keeps open (0: no limit). A new one past it tears down another,"
+                        + " chosen by btl_verbs_conn_policy, after its pending work has flushed.").level(3).build());
+        connectionPolicy = registrar.register(ParameterSpec.builder("conn_policy", ParamType.STRING, "lru")
+                .help("Which connection is torn down at btl_verbs_max_conn: lru (least recently used) or lru-m (the"
+                        + " least recently used among the peers torn down the fewest times).").level(3).build());
+        registrationCache = registrar.register(ParameterSpec.builder("reg_cache", ParamType.BOOL, true)
+                .help("Keep memory registrations for reuse (false: register and deregister every time).").level(4)
+                .build());
+        registrationCacheSize = registrar.register(ParameterSpec.builder("reg_cache_size", ParamType.SIZE,
+                        256L * 1024 * 1024)
+                .help("Idle registered bytes the cache keeps at most; past it the least recently used go.").level(5)
+                .build());
+        pipelineFragSize = registrar.register(ParameterSpec.builder("rdma_pipeline_frag_size", ParamType.SIZE,
+                        128L * 1024)
+                .help("A large receive buffer is registered in blocks of this size, each read as soon as it is"
+                        + " registered (0: the whole buffer at once).").level(4).build());
+        cmRetry = registrar.register(ParameterSpec.builder("cm_retry_ms", ParamType.INT, 5)
+                .help("Milliseconds a connection-manager datagram waits for its answer before it is sent again.")
+                .level(5).build());
+        softRingSize = registrar.register(ParameterSpec.builder("soft_ring_size", ParamType.SIZE, 128L * 1024)
+                .help("Software device: bytes of each inbound ring (a power of two; at least 4 x btl_verbs_max_send_size"
+                        + " plus headers).").level(6).build());
+        softUdLoss = registrar.register(ParameterSpec.builder("soft_ud_loss", ParamType.DOUBLE, 0.0)
+                .help("Software device: probability that a UD datagram is lost (fault injection).").level(6).build());
+        softUdDuplicate = registrar.register(ParameterSpec.builder("soft_ud_duplicate", ParamType.DOUBLE, 0.0)
+                .help("Software device: probability that a UD datagram arrives twice.").level(6).build());
+        softUdReorder = registrar.register(ParameterSpec.builder("soft_ud_reorder", ParamType.DOUBLE, 0.0)
+                .help("Software device: probability that a UD datagram is held back behind the next one.").level(6)
+                .build());
+        verbose = registrar.register(ParameterSpec.builder("verbose", ParamType.INT, 0)
+                .help("1: print every connection's state changes and connection-manager message on stderr.").level(5)
+                .build());
+        softSeed = registrar.register(ParameterSpec.builder("soft_seed", ParamType.INT, 1)
+                .help("Software device: seed of the injected faults (each rank adds its rank).").level(6).build());
+    }
+
+    @Override
     public Availability probe() {
-        RdmaCore.Survey survey = RdmaCore.survey();
-        if (survey.devices().isEmpty()) {
-            return Availability.unavailable(survey.whyNone());
+        switch (device.get()) {
+            case "soft" -> {
+                String why = SoftVerbs.probe();
+                return why == null ? Availability.AVAILABLE
+                        : Availability.unavailable("the software verbs device needs cross-memory copies: " + why);
+            }
+            case "auto" -> {
+                RdmaCore.Survey survey = RdmaCore.survey();
+                if (survey.devices().isEmpty()) {
+                    return Availability.unavailable(survey.whyNone()
+                            + "; btl_verbs_device=soft runs the software verbs device instead");
+                }
+                return Availability.unavailable("found " + String.join(", ", survey.devices())
+                        + ", but the data path over rdma-core is not built yet; btl_verbs_device=soft runs the software"
+                        + " verbs device");
+            }
+            default -> throw new McaException("btl_verbs_device=" + device.get() + " (" + device.source()
+                    + ") is not one of auto, soft");
         }
-        return Availability.unavailable("found " + String.join(", ", survey.devices())
-                + ", but the verbs transport over rdma-core is not built yet");
     }
 
     @Override
     public List<BtlModule> createModules(BtlEnvironment environment) {
-        String why = probe() instanceof Availability.Unavailable(String reason) ? reason : "no transport yet";
-        throw new McaException("btl/verbs cannot run here: " + why);
+        if (probe() instanceof Availability.Unavailable(String reason)) {
+            throw new McaException("btl/verbs cannot run here: " + reason);
+        }
+        VerbsSettings settings = settings();
+        Path fabric = fabricDirectory(environment);
+        SoftFaults faults = new SoftFaults(softSeed.get() + environment.rank(), softUdLoss.get(), softUdDuplicate.get(),
+                softUdReorder.get());
+        SoftVerbs soft = SoftVerbs.open(fabric, environment.rank() + 1, environment.size(), settings.ringBytes(),
+                faults);
+        return List.of(new VerbsBtlModule(environment.rank(), environment.size(), soft, settings));
+    }
+
+    VerbsSettings settings() {
+        long ring = softRingSize.get();
+        if (ring > 1 << 30 || Long.bitCount(ring) != 1 || ring < 1024) {
+            throw new McaException("btl_verbs_soft_ring_size=" + ring + " (" + softRingSize.source()
+                    + ") must be a power of two between 1 KiB and 1 GiB");
+        }
+        if (maxSendSize.get() < eagerLimit.get()) {
+            throw new McaException("btl_verbs_max_send_size=" + maxSendSize.get() + " (" + maxSendSize.source()
+                    + ") is below btl_verbs_eager_limit=" + eagerLimit.get() + " (" + eagerLimit.source() + ")");
+        }
+        if (maxSendSize.get() > ring / 4) {
+            throw new McaException("btl_verbs_max_send_size=" + maxSendSize.get() + " (" + maxSendSize.source()
+                    + ") is above a quarter of btl_verbs_soft_ring_size=" + ring + ", the software device's largest"
+                    + " message");
+        }
+        positive("receive_buffers", receiveBuffers);
+        positive("send_buffers", sendBuffers);
+        if (maxConnections.get() < 0) {
+            throw new McaException("btl_verbs_max_conn=" + maxConnections.get() + " (" + maxConnections.source()
+                    + ") must be 0 (no limit) or positive");
+        }
+        VictimPolicy policy;
+        try {
+            policy = VictimPolicy.parse(connectionPolicy.get(), connectionPolicy.source().toString());
+        } catch (IllegalArgumentException e) {
+            throw new McaException(e.getMessage());
+        }
+        return new VerbsSettings(eagerLimit.get(), (int) (long) maxSendSize.get(), receiveBuffers.get(),
+                sendBuffers.get(), maxConnections.get(), policy, registrationCache.get(), registrationCacheSize.get(),
+                pipelineFragSize.get(), cmRetry.get() * 1_000_000L, (int) ring, verbose.get() > 0);
+    }
+
+    private static void positive(String name, Param<Integer> param) {
+        if (param.get() < 1) {
+            throw new McaException("btl_verbs_" + name + "=" + param.get() + " (" + param.source() + ") must be positive");
+        }
+    }
+
+    private static Path fabricDirectory(BtlEnvironment environment) {
+        Path dir = environment.sessionDirectory() != null ? environment.sessionDirectory()
+                : Path.of("/dev/shm", "jmca-" + environment.jobId() + "-verbs");
+        try {
+            return Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("btl/verbs: cannot make the software device's directory " + dir + ": " + e, e);
+        }
     }
 }

@@ -3,6 +3,7 @@ package org.jmca.mca.btl;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.Map;
+import org.jmca.mca.PerformanceVariable;
 
 /**
  * One instance of a BTL: a network interface, the shared-memory segment, the loopback to
@@ -69,13 +70,33 @@ public interface BtlModule {
         return false;
     }
 
+    /** What {@link #exposeForGet} returns when peers cannot read the memory. */
+    long NOT_EXPOSED = -1;
+
     /**
-     * Reads {@code local.byteSize()} bytes at {@code remoteAddress} in the peer's memory into
-     * {@code local}, which must be native memory; returns when the bytes are there.
+     * Makes {@code data} (native memory) readable by the peers' {@link #get} until
+     * {@link #unexpose}, and returns the key they must pass to it (a transport that needs none,
+     * such as shared memory, returns 0), or {@link #NOT_EXPOSED} if it cannot (registration
+     * failed). A transport with registered memory registers it here.
+     */
+    default long exposeForGet(MemorySegment data) {
+        return 0;
+    }
+
+    /** The memory exposed under {@code key} will not be read any more. */
+    default void unexpose(long key) {
+    }
+
+    /**
+     * Reads {@code local.byteSize()} bytes at {@code remoteAddress} in the peer's memory, exposed
+     * there under {@code remoteKey}, into {@code local}, which must be native memory; returns when
+     * the bytes are there.
      *
+     * @return false if it cannot read from this peer now (the caller then asks the sender for
+     *         the bytes instead)
      * @throws UnsupportedOperationException if {@link #canGet} says no
      */
-    default void get(BtlEndpoint from, long remoteAddress, MemorySegment local) {
+    default boolean get(BtlEndpoint from, long remoteAddress, long remoteKey, MemorySegment local) {
         throw new UnsupportedOperationException(componentName() + " cannot read a peer's memory");
     }
 
@@ -93,6 +114,11 @@ public interface BtlModule {
      */
     default boolean notifyPeer(BtlEndpoint to) {
         return false;
+    }
+
+    /** The module's counters, read like MPI_T performance variables; none by default. */
+    default List<PerformanceVariable> performanceVariables() {
+        return List.of();
     }
 
     /** Moves what is ready (arrivals, pending sends); returns how many events it handled. */

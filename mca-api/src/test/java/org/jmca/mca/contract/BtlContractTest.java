@@ -152,8 +152,14 @@ public abstract class BtlContractTest {
         }
         open(2);
         for (int i = 0; i < 100; i++) {
-            modules.get(0).send(endpoint(0, 1), (byte) 1, header(i), MemorySegment.ofArray(new byte[i]));
-            modules.get(1).send(endpoint(1, 0), (byte) 2, header(i), MemorySegment.ofArray(new byte[i * 3]));
+            MemorySegment small = MemorySegment.ofArray(new byte[i]);
+            MemorySegment larger = MemorySegment.ofArray(new byte[i * 3]);
+            while (!modules.get(0).send(endpoint(0, 1), (byte) 1, header(i), small)) {
+                modules.forEach(BtlModule::progress);
+            }
+            while (!modules.get(1).send(endpoint(1, 0), (byte) 2, header(i), larger)) {
+                modules.forEach(BtlModule::progress);
+            }
         }
         progressUntil(() -> arrivals.get(0).size() == 100 && arrivals.get(1).size() == 100);
         assertThat(arrivals.get(0)).allMatch(a -> a.from() == 1 && a.tag() == 2);

@@ -25,7 +25,8 @@ final class MatchContext {
     private int held;
 
     /** A message that arrived before its receive was posted; its first bytes are copied. */
-    record Unexpected(byte kind, int source, int tag, long total, long sendId, long address, MemorySegment payload) { }
+    record Unexpected(byte kind, int source, int tag, long total, long sendId, long address, long key,
+                      MemorySegment payload) { }
 
     /** A fragment that arrived ahead of its sequence number, copied until its turn. */
     record Held(byte kind, MemorySegment fragment) { }
@@ -92,8 +93,9 @@ final class MatchContext {
         return null;
     }
 
-    void addUnexpected(byte kind, int source, int tag, long total, long sendId, long address, MemorySegment payload) {
-        unexpected.add(new Unexpected(kind, source, tag, total, sendId, address, copy(payload)));
+    void addUnexpected(byte kind, int source, int tag, long total, long sendId, long address, long key,
+                       MemorySegment payload) {
+        unexpected.add(new Unexpected(kind, source, tag, total, sendId, address, key, copy(payload)));
     }
 
     /** The first unexpected message a receive for (source, tag) matches; removed if {@code take}. */

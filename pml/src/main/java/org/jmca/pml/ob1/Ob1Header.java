@@ -16,7 +16,8 @@ import java.lang.foreign.MemorySegment;
  *  8 | tag << 32 | sequence no.  |          16 | total length      (long)  |
  * 16 +---------------------------+ payload... 24 | send request id   (long)  |
  *                                           32 | address for GET   (long)  |  0: none
- *                                           40 +---------------------------+ payload...
+ *                                           40 | key for GET       (long)  |  the BTL's (an rkey)
+ *                                           48 +---------------------------+ payload...
  *
  * ACK (receiver matched a RNDV)             FRAG (the rest of a rendezvous message)
  *  0 | send request id    (long) |           0 | receive request id (long) |
@@ -42,7 +43,7 @@ final class Ob1Header {
     static final byte TAG_FIN = 5;
 
     static final int MATCH_LENGTH = 16;
-    static final int RNDV_LENGTH = 40;
+    static final int RNDV_LENGTH = 48;
     static final int ACK_LENGTH = 24;
     static final int FRAG_LENGTH = 16;
     static final int FIN_LENGTH = 8;
@@ -50,6 +51,7 @@ final class Ob1Header {
     private static final long TOTAL = 16;
     private static final long SEND_ID = 24;
     private static final long ADDRESS = 32;
+    private static final long KEY = 40;
 
     private Ob1Header() {
     }
@@ -76,12 +78,13 @@ final class Ob1Header {
 
     /** Writes a RNDV header into {@code h} of exactly {@link #RNDV_LENGTH} bytes. */
     static MemorySegment writeRndv(MemorySegment h, int context, int source, int tag, int seq, long total, long sendId,
-                                   long address) {
+                                   long address, long key) {
         h.set(JAVA_LONG_UNALIGNED, 0, matchWord0(context, source));
         h.set(JAVA_LONG_UNALIGNED, 8, matchWord1(tag, seq));
         h.set(JAVA_LONG_UNALIGNED, TOTAL, total);
         h.set(JAVA_LONG_UNALIGNED, SEND_ID, sendId);
         h.set(JAVA_LONG_UNALIGNED, ADDRESS, address);
+        h.set(JAVA_LONG_UNALIGNED, KEY, key);
         return h;
     }
 
@@ -128,6 +131,10 @@ final class Ob1Header {
 
     static long address(MemorySegment f, long at) {
         return f.get(JAVA_LONG_UNALIGNED, at + ADDRESS);
+    }
+
+    static long key(MemorySegment f, long at) {
+        return f.get(JAVA_LONG_UNALIGNED, at + KEY);
     }
 
     /** Field {@code index} (0, 1, 2) of an ACK, FRAG or FIN header, all made of longs. */

@@ -184,9 +184,12 @@ final class Ob1PmlModule implements PmlModule {
                 Math.min(route.eagerLimit(), route.maxSendSize()) - Ob1Header.RNDV_LENGTH);
         long id = nextRequestId++;
         // Native data that the route's BTL can read from the receiver's side may go by RGET: one copy.
-        long address = request.data.isNative() && route.canGet() ? request.data.address() : 0;
+        if (request.data.isNative() && route.canGet() && request.exposedKey == BtlModule.NOT_EXPOSED) {
+            request.exposedKey = route.btl().exposeForGet(request.data);
+        }
+        long address = request.exposedKey != BtlModule.NOT_EXPOSED ? request.data.address() : 0;
         MemorySegment h = Ob1Header.writeRndv(rndvHeader, request.context, rank, request.tag, request.seq,
-                request.data.byteSize(), id, address);
+                request.data.byteSize(), id, address, request.exposedKey);
         if (!route.btl().send(route.endpoint(), Ob1Header.TAG_RNDV, h, request.data.asSlice(0, first))) {
             nextRequestId--;
             return false;
@@ -210,8 +213,17 @@ final class Ob1PmlModule implements PmlModule {
             }
             request.sent += length;
         }
-        request.complete();
+        completeRendezvous(request);
         return true;
+    }
+
+    /** A rendezvous send is done: the receiver has everything, so what was exposed for its GET may go. */
+    private void completeRendezvous(Ob1SendRequest request) {
+        if (request.exposedKey != BtlModule.NOT_EXPOSED) {
+            request.route.btl().unexpose(request.exposedKey);
+            request.exposedKey = BtlModule.NOT_EXPOSED;
+        }
+        request.complete();
     }
 
     private void sendFin(int dest, long sendId) {
@@ -275,7 +287,7 @@ final class Ob1PmlModule implements PmlModule {
             matchContext.post(request);
         } else {
             deliver(request, message.kind(), message.source(), message.tag(), message.total(), message.sendId(),
-                    message.address(), message.payload(), 0, message.payload().byteSize());
+                    message.address(), message.key(), message.payload(), 0, message.payload().byteSize());
         }
         return request;
     }
@@ -323,12 +335,14 @@ final class Ob1PmlModule implements PmlModule {
         long total = eager ? length - headerLength : Ob1Header.total(memory, at);
         long sendId = eager ? 0 : Ob1Header.sendId(memory, at);
         long address = eager ? 0 : Ob1Header.address(memory, at);
+        long key = eager ? 0 : Ob1Header.key(memory, at);
         Ob1RecvRequest request = context.matchPosted(source, tag);
         if (request == null) {
-            context.addUnexpected(kind, source, tag, total, sendId, address,
+            context.addUnexpected(kind, source, tag, total, sendId, address, key,
                     memory.asSlice(at + headerLength, length - headerLength));
         } else {
-            deliver(request, kind, source, tag, total, sendId, address, memory, at + headerLength, length - headerLength);
+            deliver(request, kind, source, tag, total, sendId, address, key, memory, at + headerLength,
+                    length - headerLength);
         }
     }
 
@@ -337,13 +351,13 @@ final class Ob1PmlModule implements PmlModule {
      * from {@code offset}); for a rendezvous, ask for the rest.
      */
     private void deliver(Ob1RecvRequest request, byte kind, int source, int tag, long total, long sendId, long address,
-                         MemorySegment carrier, long offset, long available) {
+                         long key, MemorySegment carrier, long offset, long available) {
         request.matched(source, tag, total);
         Route route = routes[source];
         if (address != 0 && request.buffer.isNative()) {
             boolean onHelper = progress.onHelperThread();
-            if (onHelper ? route.canGet() : route.btl().canGet(request.wanted)) {
-                route.btl().get(route.endpoint(), address, request.buffer.asSlice(0, request.wanted));
+            if ((onHelper ? route.canGet() : route.btl().canGet(request.wanted))
+                    && route.btl().get(route.endpoint(), address, key, request.buffer.asSlice(0, request.wanted))) {
                 request.received = request.wanted;
                 request.completeDelivered();
                 sendFin(source, sendId);
@@ -380,7 +394,7 @@ final class Ob1PmlModule implements PmlModule {
         request.recvId = Ob1Header.longField(memory, at, 1);
         request.wanted = Ob1Header.longField(memory, at, 2);
         if (request.sent >= request.wanted) {
-            request.complete();
+            completeRendezvous(request);
         } else {
             enqueue(request.dest, () -> streamFragments(request));
         }
@@ -392,7 +406,7 @@ final class Ob1PmlModule implements PmlModule {
         if (request == null) {
             throw new McaException("pml/ob1: rank " + rank + " got a FIN for unknown send request " + sendId);
         }
-        request.complete();
+        completeRendezvous(request);
     }
 
     private void onFrag(MemorySegment memory, long at, long fragmentLength) {

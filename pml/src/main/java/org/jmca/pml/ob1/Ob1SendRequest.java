@@ -21,6 +21,8 @@ final class Ob1SendRequest extends Ob1Request {
     long sent;
     long wanted = -1;
     long recvId;
+    /** The key under which the BTL exposed {@link #data} for the receiver's GET, or NOT_EXPOSED. */
+    long exposedKey = org.jmca.mca.btl.BtlModule.NOT_EXPOSED;
 
     Ob1SendRequest(MemorySegment data, int dest, int tag, int context, int seq, SendMode mode, Route route) {
         this.data = data;

@@ -216,9 +216,10 @@ final class LoopbackNetwork {
 
         /** The peers share this JVM, so their native memory is ours to read. */
         @Override
-        public void get(BtlEndpoint from, long remoteAddress, MemorySegment local) {
+        public boolean get(BtlEndpoint from, long remoteAddress, long remoteKey, MemorySegment local) {
             MemorySegment.copy(MemorySegment.ofAddress(remoteAddress).reinterpret(local.byteSize()), 0, local, 0,
                     local.byteSize());
+            return true;
         }
 
         @Override

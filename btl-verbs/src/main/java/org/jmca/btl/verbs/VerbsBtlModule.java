@@ -1,0 +1,765 @@
+package org.jmca.btl.verbs;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.jmca.btl.base.RegistrationCache;
+import org.jmca.btl.verbs.Ibv.QpState;
+import org.jmca.btl.verbs.VerbsEndpoint.State;
+import org.jmca.mca.McaException;
+import org.jmca.mca.PerformanceVariable;
+import org.jmca.mca.btl.BtlEndpoint;
+import org.jmca.mca.btl.BtlModule;
+import org.jmca.mca.btl.BtlProperties;
+import org.jmca.mca.btl.BtlReceiver;
+import org.jmca.mca.btl.Peer;
+
+/**
+ * {@code btl/verbs}: fragments over RC queue pairs, one per peer, made on demand through a UD
+ * connection manager and torn down when more than {@code btl_verbs_max_conn} would be open
+ * (ACTS: the victim by LRU or LRU-M, its pending work flushed, a BREAK exchanged both ways).
+ *
+ * <p><b>Eager sends.</b> A fragment is copied into a registered send buffer and sent with
+ * SEND_WITH_IMM, the active-message tag in the immediate data. Each connection pre-posts
+ * {@code receiveBuffers} receive buffers; a sender may have that many fragments unreturned
+ * (credits). The receiver reposts each buffer once the upcall returned and tells the sender how
+ * many it has reposted by an RDMA WRITE into the sender's mailbox (a word per peer, registered
+ * for remote write once per job), so credits never need a receive buffer of their own.
+ *
+ * <p><b>RDMA for rendezvous.</b> The sender exposes a large native buffer (registered through
+ * the registration cache) and its rkey travels in ob1's rendezvous header; the receiver registers
+ * its buffer in blocks and reads each block with RDMA READ as soon as it is registered (RGET).
+ *
+ * <p><b>Connection manager.</b> Messages on a UD QP, each naming the connection (its number):
+ * REQ (QP number, PSN) → REP (the same) → RTU; each side of a REQ that waits resends it until
+ * answered, so a lost datagram costs a retry, not the job. When both sides start at once, the
+ * lower rank's request wins. Tear-down: BREAK (fragments sent on the connection) after the
+ * sender's work has completed, BREAK_ACK in answer; a side destroys its QP when both BREAKs are
+ * acknowledged and it has received every fragment the peer's BREAK counts. Nothing is lost or
+ * reordered: no fragment is sent once a connection is closing, and the next connection to the
+ * peer starts only after the old one is gone on this side.
+ *
+ * <p>{@code max_conn} bounds the connections this process opens; a peer's request is always
+ * accepted (refusing could deadlock a ring of processes each waiting for another to make room),
+ * and a process over its limit then tears down its least valuable connection.
+ */
+final class VerbsBtlModule implements BtlModule {
+    static final int QKEY = 0x4a4d4341;
+    private static final int CM_REQ = 1;
+    private static final int CM_REP = 2;
+    private static final int CM_RTU = 3;
+    private static final int CM_BREAK = 4;
+    private static final int CM_BREAK_ACK = 5;
+    private static final String[] CM_NAMES = {"?", "REQ", "REP", "RTU", "BREAK", "BREAK_ACK"};
+    private static final int CM_MESSAGE = 32;
+    private static final int CM_RECEIVES = 128;
+    private static final int CM_SEND_SLOTS = 64;
+    private static final int CM_BUFFER = Ibv.GRH_BYTES + CM_MESSAGE;
+    private static final int MAX_SEND_WR = 64;
+    private static final long KIND_SEND = 1;
+    private static final long KIND_CREDIT = 2;
+    private static final long KIND_READ = 3;
+    private static final long NEW_CONNECTION_GRACE_NANOS = 50_000_000L;
+    private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
+
+    private final int rank;
+    private final VerbsSettings settings;
+    private final Verbs device;
+    private final Arena arena = Arena.ofShared();
+    private final Verbs.ProtectionDomain pd;
+    private final Verbs.CompletionQueue sendCq;
+    private final Verbs.CompletionQueue recvCq;
+    private final Verbs.CompletionQueue cmCq;
+    private final Verbs.QueuePair cm;
+    private final MemoryRegion cmReceives;
+    private final MemoryRegion cmSends;
+    private int cmSendNext;
+    private final MemoryRegion sendBuffers;
+    private final int[] freeSendBuffers;
+    private int freeCount;
+    /** Word i: how many of our fragments peer i has reposted buffers for (connection number in the high half). */
+    private final MemoryRegion mailboxes;
+    /** Word i: the value last written into peer i's mailbox, the source of that RDMA WRITE. */
+    private final MemoryRegion outbox;
+    private final RegistrationCache<MemoryRegion> registrations;
+    private final Map<Long, RegistrationCache.Entry<MemoryRegion>> exposed = new HashMap<>();
+    private long nextExposure = 1;
+    /** One array per queue: an upcall from a receive may poll the send queue (RGET) mid-loop. */
+    private final WorkCompletion[] sendCompletions = new WorkCompletion[32];
+    private final WorkCompletion[] recvCompletions = new WorkCompletion[32];
+    private final WorkCompletion[] cmCompletions = new WorkCompletion[32];
+    private VerbsEndpoint[] endpoints = new VerbsEndpoint[0];
+    private final Set<VerbsEndpoint> changing = new LinkedHashSet<>();
+    private final Set<VerbsEndpoint> withPending = new LinkedHashSet<>();
+    private final Map<Integer, VerbsEndpoint> byQpn = new HashMap<>();
+    private BtlReceiver receiver;
+    private int readsPending;
+    private long clock;
+    private int open;
+
+    private long connectionsMade;
+    private long reconnections;
+    private long tearDowns;
+    private long peakConnections;
+    private long cmResends;
+    private long rgetReads;
+    private long exposeFailures;
+
+    VerbsBtlModule(int rank, int size, Verbs device, VerbsSettings settings) {
+        this.rank = rank;
+        this.device = device;
+        this.settings = settings;
+        this.pd = device.allocPd();
+        this.sendCq = device.createCq(4 * (settings.sendBuffers() + size + 64));
+        this.recvCq = device.createCq(Math.max(1, size) * settings.receiveBuffers() + 64);
+        this.cmCq = device.createCq(CM_RECEIVES + 4 * CM_SEND_SLOTS);
+        this.cm = pd.createQp(Ibv.QpType.UD, cmCq, cmCq, CM_SEND_SLOTS, CM_RECEIVES);
+        QpAttributes init = new QpAttributes().state(QpState.INIT).pkeyIndex(0).port(1).qkey(QKEY);
+        cm.modify(init, init.mask());
+        QpAttributes rtr = new QpAttributes().state(QpState.RTR);
+        cm.modify(rtr, rtr.mask());
+        QpAttributes rts = new QpAttributes().state(QpState.RTS).sqPsn(0);
+        cm.modify(rts, rts.mask());
+        this.cmReceives = pd.register(arena.allocate((long) CM_RECEIVES * CM_BUFFER, 64), Ibv.ACCESS_LOCAL_WRITE);
+        for (int i = 0; i < CM_RECEIVES; i++) {
+            postCmReceive(i);
+        }
+        this.cmSends = pd.register(arena.allocate((long) CM_SEND_SLOTS * CM_MESSAGE, 64), 0);
+        this.sendBuffers = pd.register(arena.allocate((long) settings.sendBuffers() * settings.maxSendSize(), 64), 0);
+        this.freeSendBuffers = new int[settings.sendBuffers()];
+        for (int i = 0; i < freeSendBuffers.length; i++) {
+            freeSendBuffers[freeCount++] = freeSendBuffers.length - 1 - i;
+        }
+        this.mailboxes = pd.register(arena.allocate(8L * size, 64), Ibv.ACCESS_LOCAL_WRITE | Ibv.ACCESS_REMOTE_WRITE);
+        this.outbox = pd.register(arena.allocate(8L * size, 64), 0);
+        this.registrations = new RegistrationCache<>(new RegistrationCache.Registrar<>() {
+            @Override
+            public MemoryRegion register(MemorySegment memory, int access) {
+                return pd.register(memory, access);
+            }
+
+            @Override
+            public void deregister(MemoryRegion registration) {
+                pd.deregister(registration);
+            }
+        }, settings.registrationCache(), settings.registrationCacheBytes());
+    }
+
+    private static MemorySegment memory(MemoryRegion region) {
+        return MemorySegment.ofAddress(region.address()).reinterpret(region.length());
+    }
+
+    @Override
+    public String componentName() {
+        return "verbs";
+    }
+
+    @Override
+    public BtlProperties properties() {
+        return new BtlProperties(1024, 2_000, 40_000, settings.eagerLimit(), settings.maxSendSize(),
+                java.util.EnumSet.of(BtlProperties.Flag.SEND, BtlProperties.Flag.GET));
+    }
+
+    @Override
+    public Map<String, String> localAddress() {
+        return Map.of("verbs.lid", Integer.toString(device.lid()),
+                "verbs.cm_qpn", Integer.toString(cm.qpNum()),
+                "verbs.mailbox", mailboxes.address() + ":" + mailboxes.rkey());
+    }
+
+    @Override
+    public List<BtlEndpoint> addPeers(List<Peer> peers) {
+        endpoints = new VerbsEndpoint[peers.size()];
+        List<BtlEndpoint> result = new ArrayList<>();
+        for (Peer peer : peers) {
+            Map<String, String> address = peer.addresses();
+            if (peer.rank() == rank || !address.containsKey("verbs.lid")) {
+                result.add(null);
+                continue;
+            }
+            String[] mailbox = address.get("verbs.mailbox").split(":");
+            VerbsEndpoint endpoint = new VerbsEndpoint(this, peer.rank(), Integer.parseInt(address.get("verbs.lid")),
+                    Integer.parseInt(address.get("verbs.cm_qpn")), Long.parseLong(mailbox[0]),
+                    Integer.parseInt(mailbox[1]));
+            endpoints[peer.rank()] = endpoint;
+            result.add(endpoint);
+        }
+        return result;
+    }
+
+    @Override
+    public void setReceiver(BtlReceiver receiver) {
+        this.receiver = receiver;
+    }
+
+    // ---- sending ---------------------------------------------------------------------------
+
+    /**
+     * Sends at once when the connection is up and has credit; otherwise keeps a copy (up to
+     * {@code send_buffers} per peer) to send in order once it has, and starts the connection.
+     */
+    @Override
+    public boolean send(BtlEndpoint to, byte tag, MemorySegment header, MemorySegment payload) {
+        VerbsEndpoint endpoint = (VerbsEndpoint) to;
+        if (endpoint.state == State.CONNECTED && endpoint.pending.isEmpty()
+                && post(endpoint, tag, header, payload)) {
+            return true;
+        }
+        if (endpoint.state == State.IDLE) {
+            connect(endpoint);
+        }
+        if (endpoint.pending.size() >= settings.sendBuffers()) {
+            return false;
+        }
+        MemorySegment copy = MemorySegment.ofArray(new byte[(int) (header.byteSize() + payload.byteSize())]);
+        MemorySegment.copy(header, 0, copy, 0, header.byteSize());
+        MemorySegment.copy(payload, 0, copy, header.byteSize(), payload.byteSize());
+        endpoint.pending.addLast(new VerbsEndpoint.Fragment(tag, copy));
+        withPending.add(endpoint);
+        return true;
+    }
+
+    /** Posts one fragment over the connection; false without a credit, a send buffer or room on the send queue. */
+    private boolean post(VerbsEndpoint endpoint, byte tag, MemorySegment header, MemorySegment payload) {
+        if (freeCount == 0 || credits(endpoint) <= 0 || endpoint.outstanding >= MAX_SEND_WR - 1) {
+            return false;
+        }
+        int buffer = freeSendBuffers[--freeCount];
+        long at = sendBuffers.address() + (long) buffer * settings.maxSendSize();
+        long headerBytes = header.byteSize();
+        long length = headerBytes + payload.byteSize();
+        MemorySegment.copy(header, 0, SoftVerbs.ALL, at, headerBytes);
+        MemorySegment.copy(payload, 0, SoftVerbs.ALL, at + headerBytes, payload.byteSize());
+        endpoint.qp.postSend(SendRequest.sendWithImm(workId(KIND_SEND, endpoint.rank, buffer),
+                List.of(sendBuffers.sge(at, (int) length)), tag & 0xFF));
+        endpoint.sent++;
+        endpoint.outstanding++;
+        endpoint.lastUsed = ++clock;
+        return true;
+    }
+
+    /** Sends what waits for connections that are up; starts the connections of those that are not. */
+    private int sendPending() {
+        int events = 0;
+        for (Iterator<VerbsEndpoint> it = withPending.iterator(); it.hasNext(); ) {
+            VerbsEndpoint endpoint = it.next();
+            if (endpoint.state == State.IDLE) {
+                connect(endpoint);
+            }
+            while (endpoint.state == State.CONNECTED && !endpoint.pending.isEmpty()) {
+                VerbsEndpoint.Fragment fragment = endpoint.pending.peekFirst();
+                if (!post(endpoint, fragment.tag(), fragment.bytes(), MemorySegment.NULL)) {
+                    break;
+                }
+                endpoint.pending.removeFirst();
+                events++;
+            }
+            if (endpoint.pending.isEmpty()) {
+                it.remove();
+            }
+        }
+        return events;
+    }
+
+    /** Fragments the peer can take now: its receive buffers less those holding our fragments it has not reposted. */
+    private long credits(VerbsEndpoint endpoint) {
+        long word = (long) LONG.getAcquire(memory(mailboxes), 8L * endpoint.rank);
+        long reposted = (int) (word >>> 32) == endpoint.generation ? word & 0xFFFF_FFFFL : 0;
+        return settings.receiveBuffers() - (endpoint.sent - reposted);
+    }
+
+    private static long workId(long kind, int peer, int index) {
+        return kind << 56 | (long) peer << 28 | index;
+    }
+
+    // ---- RDMA for rendezvous -----------------------------------------------------------------
+
+    @Override
+    public boolean canGet(long bytes) {
+        return true;
+    }
+
+    @Override
+    public long exposeForGet(MemorySegment data) {
+        RegistrationCache.Entry<MemoryRegion> entry;
+        try {
+            entry = registrations.acquire(data, Ibv.ACCESS_LOCAL_WRITE | Ibv.ACCESS_REMOTE_READ);
+        } catch (VerbsException e) {
+            exposeFailures++;
+            return NOT_EXPOSED;
+        }
+        long id = nextExposure++;
+        exposed.put(id, entry);
+        return id << 32 | (entry.registration().rkey() & 0xFFFF_FFFFL);
+    }
+
+    @Override
+    public void unexpose(long key) {
+        RegistrationCache.Entry<MemoryRegion> entry = exposed.remove(key >>> 32);
+        if (entry != null) {
+            registrations.release(entry);
+        }
+    }
+
+    /**
+     * RGET: reads the peer's exposed buffer with RDMA READ, registering ours in blocks of
+     * {@code btl_verbs_rdma_pipeline_frag_size} so that each block is read as soon as it is
+     * registered while the next one registers. Needs the connection up; without it the caller
+     * falls back to the sender's fragments.
+     */
+    @Override
+    public boolean get(BtlEndpoint from, long remoteAddress, long remoteKey, MemorySegment local) {
+        VerbsEndpoint endpoint = (VerbsEndpoint) from;
+        if (endpoint.state != State.CONNECTED) {
+            return false;
+        }
+        long total = local.byteSize();
+        long block = settings.pipelineBlock() > 0 ? settings.pipelineBlock() : total;
+        List<RegistrationCache.Entry<MemoryRegion>> used = new ArrayList<>();
+        for (long offset = 0; offset < total; offset += block) {
+            long length = Math.min(block, total - offset);
+            while (endpoint.outstanding >= MAX_SEND_WR - 1) {
+                pollSends();
+            }
+            RegistrationCache.Entry<MemoryRegion> entry = registrations.acquire(local.asSlice(offset, length),
+                    Ibv.ACCESS_LOCAL_WRITE);
+            used.add(entry);
+            for (long part = 0; part < length; part += Integer.MAX_VALUE) {
+                int bytes = (int) Math.min(Integer.MAX_VALUE, length - part);
+                endpoint.qp.postSend(SendRequest.rdma(workId(KIND_READ, endpoint.rank, 0), Ibv.Opcode.RDMA_READ, List.of(
+                        entry.registration().sge(local.address() + offset + part, bytes)),
+                        remoteAddress + offset + part, (int) remoteKey));
+                endpoint.outstanding++;
+                readsPending++;
+            }
+        }
+        while (readsPending > 0) {
+            pollSends();
+        }
+        used.forEach(registrations::release);
+        endpoint.lastUsed = ++clock;
+        rgetReads++;
+        return true;
+    }
+
+    // ---- progress --------------------------------------------------------------------------
+
+    @Override
+    public int progress() {
+        int events = pollConnectionManager() + pollSends() + pollReceives();
+        if (!changing.isEmpty()) {
+            events += advanceConnections();
+        }
+        if (!withPending.isEmpty()) {
+            events += sendPending();
+        }
+        return events;
+    }
+
+    private int pollSends() {
+        int n = sendCq.poll(sendCompletions, sendCompletions.length);
+        for (int i = 0; i < n; i++) {
+            WorkCompletion wc = sendCompletions[i];
+            long kind = wc.wrId() >>> 56;
+            VerbsEndpoint endpoint = endpoints[(int) (wc.wrId() >>> 28 & 0x0FFF_FFFF)];
+            if (!wc.ok()) {
+                throw new McaException("btl/verbs: rank " + rank + ": a " + wc.opcode() + " to rank " + endpoint.rank
+                        + " failed with IBV_WC_" + wc.status() + " (" + endpoint + ")");
+            }
+            endpoint.outstanding--;
+            if (kind == KIND_SEND) {
+                freeSendBuffers[freeCount++] = (int) (wc.wrId() & 0x0FFF_FFFF);
+            } else if (kind == KIND_READ) {
+                readsPending--;
+            }
+        }
+        return n;
+    }
+
+    private int pollReceives() {
+        int n = recvCq.poll(recvCompletions, recvCompletions.length);
+        for (int i = 0; i < n; i++) {
+            WorkCompletion wc = recvCompletions[i];
+            VerbsEndpoint endpoint = byQpn.get(wc.qpNum());
+            if (endpoint == null || wc.status() == Ibv.WcStatus.WR_FLUSH_ERR) {
+                continue;
+            }
+            if (!wc.ok()) {
+                throw new McaException("btl/verbs: rank " + rank + ": a receive from rank " + endpoint.rank
+                        + " failed with IBV_WC_" + wc.status());
+            }
+            if (endpoint.state == State.ACCEPTED) {
+                established(endpoint);
+            }
+            int buffer = (int) wc.wrId();
+            long offset = (long) buffer * settings.maxSendSize();
+            endpoint.received++;
+            endpoint.lastUsed = ++clock;
+            receiver.onFragment(endpoint, (byte) wc.immData(), endpoint.receiveSlab, offset, wc.byteLength());
+            if (endpoint.qp != null && byQpn.get(wc.qpNum()) == endpoint) {
+                postReceive(endpoint, buffer);
+                endpoint.reposted++;
+                returnCredits(endpoint);
+            }
+        }
+        return n;
+    }
+
+    private void postReceive(VerbsEndpoint endpoint, int buffer) {
+        long at = endpoint.receiveRegion.address() + (long) buffer * settings.maxSendSize();
+        endpoint.qp.postRecv(new RecvRequest(buffer, List.of(endpoint.receiveRegion.sge(at, settings.maxSendSize()))));
+    }
+
+    /** Tells the peer, by an RDMA WRITE into its mailbox, how many buffers we reposted, once half its credits are back. */
+    private void returnCredits(VerbsEndpoint endpoint) {
+        if (endpoint.state != State.CONNECTED || endpoint.reposted - endpoint.repostedTold < settings.receiveBuffers() / 2
+                || endpoint.outstanding >= MAX_SEND_WR - 1) {
+            return;
+        }
+        long at = outbox.address() + 8L * endpoint.rank;
+        MemorySegment.ofAddress(at).reinterpret(8).set(ValueLayout.JAVA_LONG, 0,
+                (long) endpoint.generation << 32 | endpoint.reposted);
+        endpoint.qp.postSend(SendRequest.rdma(workId(KIND_CREDIT, endpoint.rank, 0), Ibv.Opcode.RDMA_WRITE, List.of(outbox.sge(at, 8)),
+                endpoint.mailboxAddress + 8L * rank, endpoint.mailboxRkey));
+        endpoint.outstanding++;
+        endpoint.repostedTold = endpoint.reposted;
+    }
+
+    @Override
+    public boolean hasPendingSends() {
+        if (!withPending.isEmpty()) {
+            return true;
+        }
+        for (VerbsEndpoint endpoint : endpoints) {
+            if (endpoint != null && endpoint.outstanding > 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    // ---- connections -----------------------------------------------------------------------
+
+    /** Starts a connection to the peer, or, at the limit, the tear-down of another one to make room. */
+    private void connect(VerbsEndpoint endpoint) {
+        if (settings.maxConnections() > 0 && open >= settings.maxConnections()) {
+            evict(endpoint);
+            return;
+        }
+        endpoint.generation++;
+        openQueuePair(endpoint);
+        change(endpoint, State.CONNECTING);
+        sendCm(endpoint, CM_REQ, endpoint.qp.qpNum(), endpoint.psn, 0);
+    }
+
+    /** A QP in INIT with its receive buffers posted: the memory a connection costs. */
+    private void openQueuePair(VerbsEndpoint endpoint) {
+        Verbs.QueuePair qp = pd.createQp(Ibv.QpType.RC, sendCq, recvCq, MAX_SEND_WR, settings.receiveBuffers());
+        QpAttributes init = new QpAttributes().state(QpState.INIT).pkeyIndex(0).port(1)
+                .accessFlags(Ibv.ACCESS_REMOTE_READ | Ibv.ACCESS_REMOTE_WRITE);
+        qp.modify(init, init.mask());
+        endpoint.qp = qp;
+        endpoint.psn = (int) (System.nanoTime() & 0xFFFFFF);
+        endpoint.receiveSlab = arena.allocate((long) settings.receiveBuffers() * settings.maxSendSize(), 64);
+        endpoint.receiveRegion = pd.register(endpoint.receiveSlab, Ibv.ACCESS_LOCAL_WRITE);
+        for (int i = 0; i < settings.receiveBuffers(); i++) {
+            postReceive(endpoint, i);
+        }
+        endpoint.sent = 0;
+        endpoint.received = 0;
+        endpoint.reposted = 0;
+        endpoint.repostedTold = 0;
+        byQpn.put(qp.qpNum(), endpoint);
+        open++;
+        peakConnections = Math.max(peakConnections, open);
+    }
+
+    private void toReadyToSend(VerbsEndpoint endpoint, int peerQpn, int peerPsn) {
+        QpAttributes rtr = new QpAttributes().state(QpState.RTR).destLid(endpoint.lid).pathMtu(device.activeMtu())
+                .destQpn(peerQpn).rqPsn(peerPsn).maxDestRdAtomic(1).minRnrTimer(12);
+        endpoint.qp.modify(rtr, rtr.mask());
+        QpAttributes rts = new QpAttributes().state(QpState.RTS).sqPsn(endpoint.psn).timeout(14).retryCount(7)
+                .rnrRetry(7).maxRdAtomic(1);
+        endpoint.qp.modify(rts, rts.mask());
+    }
+
+    private void established(VerbsEndpoint endpoint) {
+        change(endpoint, State.CONNECTED);
+        connectionsMade++;
+        if (endpoint.everConnected) {
+            reconnections++;
+        }
+        endpoint.everConnected = true;
+        endpoint.connectedAt = System.nanoTime();
+        endpoint.lastUsed = ++clock;
+    }
+
+    /** Chooses a victim other than {@code keep} and starts its tear-down, unless one is already under way. */
+    private void evict(VerbsEndpoint keep) {
+        VerbsEndpoint victim = null;
+        long now = System.nanoTime();
+        for (VerbsEndpoint candidate : endpoints) {
+            if (candidate == null) {
+                continue;
+            }
+            if (candidate.state == State.CLOSING) {
+                return;
+            }
+            boolean used = candidate.sent + candidate.received > 0 || now - candidate.connectedAt > NEW_CONNECTION_GRACE_NANOS;
+            if (candidate != keep && candidate.state == State.CONNECTED && used
+                    && (victim == null || settings.policy().order.compare(candidate, victim) < 0)) {
+                victim = candidate;
+            }
+        }
+        if (victim != null) {
+            startClosing(victim);
+        }
+    }
+
+    private void startClosing(VerbsEndpoint endpoint) {
+        change(endpoint, State.CLOSING);
+        endpoint.breakSent = false;
+        endpoint.breakAcked = false;
+        endpoint.peerBreakSeen = false;
+    }
+
+    private void change(VerbsEndpoint endpoint, State state) {
+        if (settings.verbose()) {
+            System.err.println("btl/verbs: rank " + rank + ": connection " + endpoint.generation + " to rank "
+                    + endpoint.rank + ": " + endpoint.state + " -> " + state + " (" + open + " open)");
+        }
+        endpoint.state = state;
+        if (state == State.CONNECTED || state == State.IDLE) {
+            changing.remove(endpoint);
+        } else {
+            changing.add(endpoint);
+        }
+    }
+
+    /** Resends what waits for an answer, moves tear-downs on, makes room when over the limit. */
+    private int advanceConnections() {
+        int events = 0;
+        long now = System.nanoTime();
+        for (VerbsEndpoint endpoint : List.copyOf(changing)) {
+            boolean late = now - endpoint.cmSentAt > settings.cmRetryNanos();
+            switch (endpoint.state) {
+                case CONNECTING -> {
+                    if (late) {
+                        cmResends++;
+                        sendCm(endpoint, CM_REQ, endpoint.qp.qpNum(), endpoint.psn, 0);
+                    }
+                }
+                case ACCEPTED -> {
+                    if (late) {
+                        cmResends++;
+                        sendCm(endpoint, CM_REP, endpoint.qp.qpNum(), endpoint.psn, 0);
+                    }
+                }
+                case CLOSING -> events += advanceClosing(endpoint, late);
+                default -> {
+                }
+            }
+        }
+        if (settings.maxConnections() > 0 && open > settings.maxConnections()) {
+            evict(null);
+        }
+        return events;
+    }
+
+    private int advanceClosing(VerbsEndpoint endpoint, boolean late) {
+        if (!endpoint.breakSent) {
+            if (endpoint.outstanding > 0) {
+                return 0;
+            }
+            endpoint.breakSent = true;
+            sendCm(endpoint, CM_BREAK, 0, 0, endpoint.sent);
+            return 1;
+        }
+        if (!endpoint.breakAcked && late) {
+            cmResends++;
+            sendCm(endpoint, CM_BREAK, 0, 0, endpoint.sent);
+        }
+        if (endpoint.breakAcked && endpoint.peerBreakSeen && endpoint.received >= endpoint.peerSent) {
+            closeQueuePair(endpoint);
+            return 1;
+        }
+        return 0;
+    }
+
+    private void closeQueuePair(VerbsEndpoint endpoint) {
+        byQpn.remove(endpoint.qp.qpNum());
+        endpoint.qp.destroy();
+        pd.deregister(endpoint.receiveRegion);
+        endpoint.qp = null;
+        endpoint.receiveRegion = null;
+        endpoint.receiveSlab = null;
+        open--;
+        tearDowns++;
+        endpoint.tearDowns++;
+        change(endpoint, State.IDLE);
+    }
+
+    // ---- the connection manager's datagrams ----------------------------------------------------
+
+    private void postCmReceive(int slot) {
+        long at = cmReceives.address() + (long) slot * CM_BUFFER;
+        cm.postRecv(new RecvRequest(slot, List.of(cmReceives.sge(at, CM_BUFFER))));
+    }
+
+    /** Message: type, sender's rank, connection number, QP number, PSN (ints), then a count (long). */
+    private void sendCm(VerbsEndpoint endpoint, int type, int qpn, int psn, long count) {
+        sendCm(endpoint, type, endpoint.generation, qpn, psn, count);
+    }
+
+    private void sendCm(VerbsEndpoint endpoint, int type, int generation, int qpn, int psn, long count) {
+        long at = cmSends.address() + (long) (cmSendNext++ % CM_SEND_SLOTS) * CM_MESSAGE;
+        MemorySegment message = MemorySegment.ofAddress(at).reinterpret(CM_MESSAGE);
+        message.set(ValueLayout.JAVA_INT, 0, type);
+        message.set(ValueLayout.JAVA_INT, 4, rank);
+        message.set(ValueLayout.JAVA_INT, 8, generation);
+        message.set(ValueLayout.JAVA_INT, 12, qpn);
+        message.set(ValueLayout.JAVA_INT, 16, psn);
+        message.set(ValueLayout.JAVA_LONG, 24, count);
+        cm.postSend(SendRequest.datagram(type, List.of(cmSends.sge(at, CM_MESSAGE)),
+                new SendRequest.Destination(endpoint.lid, endpoint.cmQpn, QKEY)));
+        endpoint.cmSentAt = System.nanoTime();
+    }
+
+    private int pollConnectionManager() {
+        int n = cmCq.poll(cmCompletions, cmCompletions.length);
+        for (int i = 0; i < n; i++) {
+            WorkCompletion wc = cmCompletions[i];
+            if (wc.opcode() != Ibv.WcOpcode.RECV) {
+                continue;
+            }
+            int slot = (int) wc.wrId();
+            if (wc.ok()) {
+                MemorySegment message = MemorySegment.ofAddress(cmReceives.address() + (long) slot * CM_BUFFER
+                        + Ibv.GRH_BYTES).reinterpret(CM_MESSAGE);
+                onCm(message.get(ValueLayout.JAVA_INT, 0), endpoints[message.get(ValueLayout.JAVA_INT, 4)],
+                        message.get(ValueLayout.JAVA_INT, 8), message.get(ValueLayout.JAVA_INT, 12),
+                        message.get(ValueLayout.JAVA_INT, 16), message.get(ValueLayout.JAVA_LONG, 24));
+            }
+            postCmReceive(slot);
+        }
+        return n;
+    }
+
+    private void onCm(int type, VerbsEndpoint from, int generation, int qpn, int psn, long count) {
+        if (settings.verbose()) {
+            System.err.println("btl/verbs: rank " + rank + ": " + CM_NAMES[type] + " for connection " + generation
+                    + " from rank " + from.rank + " (ours: " + from.generation + ", " + from.state + ")");
+        }
+        boolean current = generation == from.generation;
+        switch (type) {
+            case CM_REQ -> {
+                if (from.state == State.IDLE && generation == from.generation + 1) {
+                    from.generation = generation;
+                    openQueuePair(from);
+                    accept(from, qpn, psn);
+                    if (settings.maxConnections() > 0 && open > settings.maxConnections()) {
+                        evict(from);
+                    }
+                } else if (from.state == State.CONNECTING && current && rank > from.rank) {
+                    accept(from, qpn, psn);
+                } else if (from.state == State.ACCEPTED && current) {
+                    sendCm(from, CM_REP, from.qp.qpNum(), from.psn, 0);
+                }
+            }
+            case CM_REP -> {
+                if (from.state == State.CONNECTING && current) {
+                    toReadyToSend(from, qpn, psn);
+                    established(from);
+                    sendCm(from, CM_RTU, 0, 0, 0);
+                } else if (from.state == State.CONNECTED && current) {
+                    sendCm(from, CM_RTU, 0, 0, 0);
+                }
+            }
+            case CM_RTU -> {
+                if (from.state == State.ACCEPTED && current) {
+                    established(from);
+                }
+            }
+            case CM_BREAK -> {
+                if (current && (from.state == State.CONNECTED || from.state == State.ACCEPTED)) {
+                    startClosing(from);
+                }
+                if (current && from.state == State.CLOSING) {
+                    from.peerBreakSeen = true;
+                    from.peerSent = count;
+                }
+                sendCm(from, CM_BREAK_ACK, generation, 0, 0, 0); // the connection the BREAK named, maybe an old one
+            }
+            case CM_BREAK_ACK -> {
+                if (current && from.state == State.CLOSING && from.breakSent) {
+                    from.breakAcked = true;
+                }
+            }
+            default -> throw new McaException("btl/verbs: rank " + rank + " got connection-manager message " + type
+                    + " from rank " + from.rank);
+        }
+    }
+
+    private void accept(VerbsEndpoint endpoint, int peerQpn, int peerPsn) {
+        toReadyToSend(endpoint, peerQpn, peerPsn);
+        change(endpoint, State.ACCEPTED);
+        sendCm(endpoint, CM_REP, endpoint.qp.qpNum(), endpoint.psn, 0);
+    }
+
+    // ---- counters and lifecycle ----------------------------------------------------------------
+
+    @Override
+    public List<PerformanceVariable> performanceVariables() {
+        List<PerformanceVariable> all = new ArrayList<>(List.of(
+                new PerformanceVariable("btl_verbs_connections_made", "RC connections established", () -> connectionsMade),
+                new PerformanceVariable("btl_verbs_reconnections", "connections made again to a peer torn down before",
+                        () -> reconnections),
+                new PerformanceVariable("btl_verbs_tear_downs", "connections torn down (ACTS)", () -> tearDowns),
+                new PerformanceVariable("btl_verbs_open_connections", "RC connections open now", () -> open),
+                new PerformanceVariable("btl_verbs_peak_connections", "most RC connections open at once",
+                        () -> peakConnections),
+                new PerformanceVariable("btl_verbs_connection_bytes",
+                        "receive-buffer bytes one connection holds (receive_buffers x max_send_size)",
+                        () -> (long) settings.receiveBuffers() * settings.maxSendSize()),
+                new PerformanceVariable("btl_verbs_cm_resends", "connection-manager datagrams sent again", () -> cmResends),
+                new PerformanceVariable("btl_verbs_rget", "rendezvous messages read with RDMA READ", () -> rgetReads),
+                new PerformanceVariable("btl_verbs_reg_cache_hits", "registrations found in the cache",
+                        registrations::hits),
+                new PerformanceVariable("btl_verbs_reg_cache_misses", "registrations made", registrations::misses),
+                new PerformanceVariable("btl_verbs_expose_failures", "rendezvous buffers that could not be registered",
+                        () -> exposeFailures)));
+        if (device instanceof SoftVerbs soft) {
+            all.add(new PerformanceVariable("btl_verbs_rnr_retries", "sends retried after an RNR NAK",
+                    () -> soft.rnrRetries));
+            all.add(new PerformanceVariable("btl_verbs_transport_retries", "sends retried after a lost packet",
+                    () -> soft.transportRetries));
+        }
+        return all;
+    }
+
+    @Override
+    public void finalizeModule() {
+        for (VerbsEndpoint endpoint : endpoints) {
+            if (endpoint != null && endpoint.qp != null) {
+                endpoint.qp.destroy();
+            }
+        }
+        registrations.clear();
+        cm.destroy();
+        device.close();
+        arena.close();
+    }
+
+    @Override
+    public String toString() {
+        return "btl/verbs on " + device.deviceName() + " (LID " + device.lid() + ")";
+    }
+}

@@ -1,0 +1,54 @@
+package org.jmca.btl.verbs;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+import org.jmca.mca.btl.BtlEndpoint;
+import org.jmca.mca.btl.Peer;
+
+/** Verbs modules of a job on the software device, all in this JVM, wired up to each other. */
+final class SoftFabric implements AutoCloseable {
+    final Path directory;
+    final List<VerbsBtlModule> modules = new ArrayList<>();
+    /** endpoints.get(i).get(j): module i's endpoint to rank j (null for i == j). */
+    final List<List<BtlEndpoint>> endpoints = new ArrayList<>();
+
+    static VerbsSettings settings(int maxConnections, VictimPolicy policy) {
+        return new VerbsSettings(4096, 16 * 1024, 8, 64, maxConnections, policy, true, 64L << 20, 128 * 1024,
+                2_000_000L, 128 * 1024, false);
+    }
+
+    SoftFabric(int size, VerbsSettings settings, SoftFaults faults) {
+        try {
+            directory = Files.createTempDirectory("verbs-fabric");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        for (int rank = 0; rank < size; rank++) {
+            SoftVerbs device = SoftVerbs.open(directory, rank + 1, size, settings.ringBytes(), faults);
+            modules.add(new VerbsBtlModule(rank, size, device, settings));
+        }
+        List<Peer> peers = new ArrayList<>();
+        for (int rank = 0; rank < size; rank++) {
+            peers.add(new Peer(rank, "localhost", modules.get(rank).localAddress()));
+        }
+        for (VerbsBtlModule module : modules) {
+            endpoints.add(module.addPeers(peers));
+        }
+    }
+
+    @Override
+    public void close() {
+        modules.forEach(VerbsBtlModule::finalizeModule);
+        try (Stream<Path> files = Files.walk(directory)) {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,138 @@
+package org.jmca.btl.verbs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.List;
+import org.jmca.mca.PerformanceVariable;
+import org.jmca.mca.btl.BtlModule;
+import org.jmca.mca.contract.BtlContractTest;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The BTL contract over the software verbs device, and what is particular to verbs. */
+class VerbsBtlContractTest extends BtlContractTest {
+    private final List<SoftFabric> fabrics = new ArrayList<>();
+
+    @Override
+    protected List<BtlModule> createConnected(int size) {
+        SoftFabric fabric = new SoftFabric(size, SoftFabric.settings(0, VictimPolicy.LRU), SoftFaults.NONE);
+        fabrics.add(fabric);
+        return List.copyOf(fabric.modules);
+    }
+
+    @AfterEach
+    void removeFabrics() {
+        for (SoftFabric fabric : fabrics) {
+            try (var files = java.nio.file.Files.walk(fabric.directory)) {
+                files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            } catch (java.io.IOException ignored) {
+                // a temporary directory
+            }
+        }
+    }
+
+    static long counter(BtlModule module, String name) {
+        return module.performanceVariables().stream().filter(v -> v.name().equals(name)).findFirst()
+                .map(PerformanceVariable::read).orElseThrow();
+    }
+
+    /** Progresses every module until each rank has received {@code expected[rank]} fragments. */
+    static void progressUntil(SoftFabric fabric, java.util.function.BooleanSupplier done) {
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        while (!done.getAsBoolean()) {
+            fabric.modules.forEach(VerbsBtlModule::progress);
+            assertThat(System.nanoTime()).as("no progress for 20 s").isLessThan(deadline);
+        }
+    }
+
+    @Test
+    void noConnectionIsMadeBeforeTheFirstMessageAndOneAfterIt() {
+        try (SoftFabric fabric = new SoftFabric(3, SoftFabric.settings(0, VictimPolicy.LRU), SoftFaults.NONE)) {
+            int[] got = new int[3];
+            for (int r = 0; r < 3; r++) {
+                int rank = r;
+                fabric.modules.get(r).setReceiver((from, tag, memory, offset, length) -> got[rank]++);
+            }
+            fabric.modules.forEach(VerbsBtlModule::progress);
+            assertThat(fabric.modules).allSatisfy(m -> assertThat(counter(m, "btl_verbs_open_connections")).isZero());
+            MemorySegment payload = MemorySegment.ofArray(new byte[100]);
+            progressUntil(fabric, () -> fabric.modules.get(0).send(fabric.endpoints.get(0).get(2), (byte) 7,
+                    MemorySegment.ofArray(new byte[16]), payload));
+            progressUntil(fabric, () -> got[2] == 1);
+            assertThat(counter(fabric.modules.get(0), "btl_verbs_open_connections")).isEqualTo(1);
+            assertThat(counter(fabric.modules.get(2), "btl_verbs_open_connections")).isEqualTo(1);
+            assertThat(counter(fabric.modules.get(1), "btl_verbs_open_connections")).isZero();
+        }
+    }
+
+    @Test
+    void withMaxConnOneEveryNewPeerTearsTheLastOneDownAndNothingIsLostOrReordered() {
+        try (SoftFabric fabric = new SoftFabric(4, SoftFabric.settings(1, VictimPolicy.LRU), SoftFaults.NONE)) {
+            List<List<Long>> got = new ArrayList<>();
+            for (int r = 0; r < 4; r++) {
+                List<Long> mine = new ArrayList<>();
+                got.add(mine);
+                fabric.modules.get(r).setReceiver((from, tag, memory, offset, length) ->
+                        mine.add((long) from.rank() << 32 | memory.get(ValueLayout.JAVA_INT_UNALIGNED, offset)));
+            }
+            MemorySegment header = Arena.ofAuto().allocate(4);
+            for (int round = 0; round < 30; round++) {
+                for (int to = 1; to < 4; to++) {
+                    header.set(ValueLayout.JAVA_INT, 0, round);
+                    var endpoint = fabric.endpoints.get(0).get(to);
+                    progressUntil(fabric, () -> fabric.modules.get(0).send(endpoint, (byte) 1, header,
+                            MemorySegment.NULL));
+                    int receiver = to;
+                    int arrived = round + 1;
+                    progressUntil(fabric, () -> got.get(receiver).size() == arrived);
+                }
+            }
+            progressUntil(fabric, () -> got.get(1).size() == 30 && got.get(2).size() == 30 && got.get(3).size() == 30);
+            for (int to = 1; to < 4; to++) {
+                assertThat(got.get(to)).containsExactlyElementsOf(java.util.stream.LongStream.range(0, 30).boxed().toList());
+            }
+            VerbsBtlModule zero = fabric.modules.get(0);
+            assertThat(counter(zero, "btl_verbs_peak_connections")).isLessThanOrEqualTo(2);
+            assertThat(counter(zero, "btl_verbs_tear_downs")).isGreaterThanOrEqualTo(80);
+            assertThat(counter(zero, "btl_verbs_reconnections")).isGreaterThanOrEqualTo(80);
+        }
+    }
+
+    @Test
+    void aLargeNativeBufferIsReadWithRdmaAndItsRegistrationIsCachedForTheNextMessage() {
+        try (SoftFabric fabric = new SoftFabric(2, SoftFabric.settings(0, VictimPolicy.LRU), SoftFaults.NONE);
+             Arena arena = Arena.ofConfined()) {
+            VerbsBtlModule zero = fabric.modules.get(0);
+            VerbsBtlModule one = fabric.modules.get(1);
+            one.setReceiver((from, tag, memory, offset, length) -> { });
+            zero.setReceiver((from, tag, memory, offset, length) -> { });
+            progressUntil(fabric, () -> one.send(fabric.endpoints.get(1).get(0), (byte) 1, MemorySegment.ofArray(
+                    new byte[8]), MemorySegment.NULL));
+            // RC completes in order: the first send must be acknowledged before a read can complete.
+            progressUntil(fabric, () -> !one.hasPendingSends());
+            MemorySegment source = arena.allocate(1 << 20, 64);
+            for (int i = 0; i < source.byteSize(); i += 8) {
+                source.set(ValueLayout.JAVA_LONG, i, i * 31L);
+            }
+            MemorySegment target = arena.allocate(1 << 20, 64);
+            for (int message = 0; message < 3; message++) {
+                target.fill((byte) 0);
+                long key = zero.exposeForGet(source);
+                progressUntil(fabric, () -> zero.progress() >= 0 && counter(one, "btl_verbs_open_connections") == 1
+                        && counter(zero, "btl_verbs_open_connections") == 1);
+                progressUntil(fabric, () -> one.get(fabric.endpoints.get(1).get(0), source.address(), key, target));
+                zero.unexpose(key);
+                assertThat(target.mismatch(source)).isEqualTo(-1);
+            }
+            assertThat(counter(one, "btl_verbs_rget")).isEqualTo(3);
+            // 8 blocks of 128 KiB registered once, then found again twice.
+            assertThat(counter(one, "btl_verbs_reg_cache_misses")).isEqualTo(8);
+            assertThat(counter(one, "btl_verbs_reg_cache_hits")).isEqualTo(16);
+            assertThat(counter(zero, "btl_verbs_reg_cache_hits")).isEqualTo(2);
+        }
+    }
+}
