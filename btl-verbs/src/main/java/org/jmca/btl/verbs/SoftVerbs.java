@@ -338,6 +338,11 @@ public final class SoftVerbs implements Verbs {
         return p;
     }
 
+    @Override
+    public boolean portActive(int lid) {
+        return peerUp(lid);
+    }
+
     /** True if the port of {@code peerLid} exists, is up and its process lives. */
     boolean peerUp(int peerLid) {
         SoftPort p = peer(peerLid);

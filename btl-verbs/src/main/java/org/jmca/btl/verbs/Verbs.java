@@ -21,6 +21,12 @@ public interface Verbs extends AutoCloseable {
     /** The largest path MTU the port supports, as an {@code ibv_mtu} code. */
     int activeMtu();
 
+    /**
+     * The subnet's view of the port of {@code lid}: false once it has gone down (its process
+     * closed the device or died), so that connection management stops waiting for its answers.
+     */
+    boolean portActive(int lid);
+
     ProtectionDomain allocPd();
 
     /** {@code ibv_create_cq}: a completion queue of at most {@code depth} entries. */

@@ -370,7 +370,7 @@ final class VerbsBtlModule implements BtlModule {
             WorkCompletion wc = sendCompletions[i];
             long kind = wc.wrId() >>> 56;
             VerbsEndpoint endpoint = endpoints[(int) (wc.wrId() >>> 28 & 0x0FFF_FFFF)];
-            if (!wc.ok()) {
+            if (!wc.ok() && wc.status() != Ibv.WcStatus.WR_FLUSH_ERR) {
                 throw new McaException("btl/verbs: rank " + rank + ": a " + wc.opcode() + " to rank " + endpoint.rank
                         + " failed with IBV_WC_" + wc.status() + " (" + endpoint + ")");
             }
@@ -550,6 +550,10 @@ final class VerbsBtlModule implements BtlModule {
         long now = System.nanoTime();
         for (VerbsEndpoint endpoint : List.copyOf(changing)) {
             boolean late = now - endpoint.cmSentAt > settings.cmRetryNanos();
+            if (late && !device.portActive(endpoint.lid)) {
+                abandon(endpoint);
+                continue;
+            }
             switch (endpoint.state) {
                 case CONNECTING -> {
                     if (late) {
@@ -588,13 +592,33 @@ final class VerbsBtlModule implements BtlModule {
             sendCm(endpoint, CM_BREAK, 0, 0, endpoint.sent);
         }
         if (endpoint.breakAcked && endpoint.peerBreakSeen && endpoint.received >= endpoint.peerSent) {
-            closeQueuePair(endpoint);
+            closeQueuePair(endpoint, true);
             return 1;
         }
         return 0;
     }
 
-    private void closeQueuePair(VerbsEndpoint endpoint) {
+    /**
+     * The peer's port went down (it finalized or died) while a connection to it was being made or
+     * torn down: nothing more will come from it and nothing can reach it, so this side lets go.
+     */
+    private void abandon(VerbsEndpoint endpoint) {
+        if (endpoint.qp != null) {
+            // ERR flushes the sends still posted: their completions give the send buffers back.
+            QpAttributes error = new QpAttributes().state(QpState.ERR);
+            endpoint.qp.modify(error, error.mask());
+            while (endpoint.outstanding > 0 && pollSends() > 0) {
+                // taking the flushed completions
+            }
+            endpoint.outstanding = 0;
+            closeQueuePair(endpoint, false);
+        }
+        endpoint.pending.clear();
+        withPending.remove(endpoint);
+        change(endpoint, State.IDLE);
+    }
+
+    private void closeQueuePair(VerbsEndpoint endpoint, boolean tornDown) {
         byQpn.remove(endpoint.qp.qpNum());
         endpoint.qp.destroy();
         pd.deregister(endpoint.receiveRegion);
@@ -602,8 +626,10 @@ final class VerbsBtlModule implements BtlModule {
         endpoint.receiveRegion = null;
         endpoint.receiveSlab = null;
         open--;
-        tearDowns++;
-        endpoint.tearDowns++;
+        if (tornDown) {
+            tearDowns++;
+            endpoint.tearDowns++;
+        }
         change(endpoint, State.IDLE);
     }
 
@@ -633,7 +659,18 @@ final class VerbsBtlModule implements BtlModule {
         endpoint.cmSentAt = System.nanoTime();
     }
 
+    /** Takes every completion of the connection manager's queue: a burst of resends must not overrun it. */
     private int pollConnectionManager() {
+        int total = 0;
+        int n;
+        do {
+            n = pollConnectionManagerOnce();
+            total += n;
+        } while (n == cmCompletions.length);
+        return total;
+    }
+
+    private int pollConnectionManagerOnce() {
         int n = cmCq.poll(cmCompletions, cmCompletions.length);
         for (int i = 0; i < n; i++) {
             WorkCompletion wc = cmCompletions[i];

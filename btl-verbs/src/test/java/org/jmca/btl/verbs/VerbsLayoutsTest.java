@@ -50,6 +50,8 @@ class VerbsLayoutsTest {
                         .append("\", offsetof(struct ").append(struct).append(", ").append(field).append("));\n");
             }
         }
+        CONSTANTS.forEach((name, value) -> c.append("  printf(\"const %s %ld\\n\", \"").append(name)
+                .append("\", (long) ").append(name).append(");\n"));
         c.append("  return 0;\n}\n");
         Path source = Files.writeString(dir.resolve("layouts.c"), c);
         Path program = dir.resolve("layouts");
@@ -59,6 +61,48 @@ class VerbsLayoutsTest {
             String[] words = line.split(" ");
             compiled.put(words[0] + " " + words[1], Long.parseLong(words[2]));
         }
+    }
+
+    /** Every constant of {@link Ibv} under its C name, with the value the Java code uses. */
+    private static final Map<String, Long> CONSTANTS = constants();
+
+    private static Map<String, Long> constants() {
+        Map<String, Long> all = new LinkedHashMap<>();
+        all.put("IBV_ACCESS_LOCAL_WRITE", (long) Ibv.ACCESS_LOCAL_WRITE);
+        all.put("IBV_ACCESS_REMOTE_WRITE", (long) Ibv.ACCESS_REMOTE_WRITE);
+        all.put("IBV_ACCESS_REMOTE_READ", (long) Ibv.ACCESS_REMOTE_READ);
+        all.put("IBV_ACCESS_REMOTE_ATOMIC", (long) Ibv.ACCESS_REMOTE_ATOMIC);
+        for (var field : Ibv.class.getFields()) {
+            if (field.getName().startsWith("QP_") && field.getType() == int.class) {
+                try {
+                    all.put("IBV_" + field.getName(), (long) field.getInt(null));
+                } catch (IllegalAccessException e) {
+                    throw new AssertionError(e);
+                }
+            }
+        }
+        for (Ibv.QpState state : Ibv.QpState.values()) {
+            all.put("IBV_QPS_" + state.name(), (long) state.ordinal());
+        }
+        for (Ibv.QpType type : Ibv.QpType.values()) {
+            all.put("IBV_QPT_" + type.name(), (long) type.value);
+        }
+        for (Ibv.Opcode opcode : Ibv.Opcode.values()) {
+            all.put("IBV_WR_" + opcode.name(), (long) opcode.value);
+        }
+        for (Ibv.WcStatus status : Ibv.WcStatus.values()) {
+            all.put("IBV_WC_" + status.name(), (long) status.value);
+        }
+        for (Ibv.WcOpcode opcode : Ibv.WcOpcode.values()) {
+            all.put("IBV_WC_" + opcode.name(), (long) opcode.value);
+        }
+        return all;
+    }
+
+    @Test
+    void everyConstantHasTheHeadersValue() {
+        CONSTANTS.forEach((name, value) ->
+                assertThat(value).as(name).isEqualTo(compiled.get("const " + name)));
     }
 
     @Test

@@ -18,7 +18,7 @@ import org.jmca.mca.btl.BtlEndpoint;
  * a lossy connection manager: every fragment arrives exactly once, and each sender's fragments
  * arrive in the order sent (what MPI's ordering rests on).
  */
-class VerbsTrafficProperties {
+class VerbsTrafficTest {
 
     @Property(tries = 60)
     void everythingArrivesOnceAndInOrderWhateverTheConnectionLimit(
