@@ -468,7 +468,8 @@ final class VerbsBtlModule implements BtlModule {
         qp.modify(init, init.mask());
         endpoint.qp = qp;
         endpoint.psn = (int) (System.nanoTime() & 0xFFFFFF);
-        endpoint.receiveSlab = arena.allocate((long) settings.receiveBuffers() * settings.maxSendSize(), 64);
+        endpoint.receiveArena = Arena.ofShared();
+        endpoint.receiveSlab = endpoint.receiveArena.allocate((long) settings.receiveBuffers() * settings.maxSendSize(), 64);
         endpoint.receiveRegion = pd.register(endpoint.receiveSlab, Ibv.ACCESS_LOCAL_WRITE);
         for (int i = 0; i < settings.receiveBuffers(); i++) {
             postReceive(endpoint, i);
@@ -622,9 +623,11 @@ final class VerbsBtlModule implements BtlModule {
         byQpn.remove(endpoint.qp.qpNum());
         endpoint.qp.destroy();
         pd.deregister(endpoint.receiveRegion);
+        endpoint.receiveArena.close();
         endpoint.qp = null;
         endpoint.receiveRegion = null;
         endpoint.receiveSlab = null;
+        endpoint.receiveArena = null;
         open--;
         if (tornDown) {
             tearDowns++;
@@ -787,6 +790,7 @@ final class VerbsBtlModule implements BtlModule {
         for (VerbsEndpoint endpoint : endpoints) {
             if (endpoint != null && endpoint.qp != null) {
                 endpoint.qp.destroy();
+                endpoint.receiveArena.close();
             }
         }
         registrations.clear();

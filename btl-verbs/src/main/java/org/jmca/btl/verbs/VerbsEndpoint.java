@@ -1,5 +1,6 @@
 package org.jmca.btl.verbs;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
 import org.jmca.mca.btl.BtlEndpoint;
@@ -33,6 +34,8 @@ final class VerbsEndpoint implements BtlEndpoint {
     boolean everConnected;
     Verbs.QueuePair qp;
     int psn;
+    /** The connection's receive buffers, in memory of their own: freed when the connection is torn down. */
+    Arena receiveArena;
     MemorySegment receiveSlab;
     MemoryRegion receiveRegion;
 
