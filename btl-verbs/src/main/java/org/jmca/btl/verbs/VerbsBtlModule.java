@@ -47,9 +47,11 @@ import org.jmca.mca.btl.Peer;
  * reordered: no fragment is sent once a connection is closing, and the next connection to the
  * peer starts only after the old one is gone on this side.
  *
- * <p>{@code max_conn} bounds the connections this process opens; a peer's request is always
- * accepted (refusing could deadlock a ring of processes each waiting for another to make room),
- * and a process over its limit then tears down its least valuable connection.
+ * <p>{@code max_conn} bounds the connections of this process, both those it asks for and those
+ * it accepts: at the limit, a peer's request waits while a connection is torn down to make room.
+ * Only when nothing can be torn down (every connection is still being made) is a request
+ * accepted above the limit — refusing it then could deadlock a ring of full processes each
+ * waiting for the next — and the process tears down again as soon as it can.
  */
 final class VerbsBtlModule implements BtlModule {
     static final int QKEY = 0x4a4d4341;
@@ -450,7 +452,7 @@ final class VerbsBtlModule implements BtlModule {
 
     /** Starts a connection to the peer, or, at the limit, the tear-down of another one to make room. */
     private void connect(VerbsEndpoint endpoint) {
-        if (settings.maxConnections() > 0 && open >= settings.maxConnections()) {
+        if (atLimit()) {
             evict(endpoint);
             return;
         }
@@ -503,8 +505,12 @@ final class VerbsBtlModule implements BtlModule {
         endpoint.lastUsed = ++clock;
     }
 
-    /** Chooses a victim other than {@code keep} and starts its tear-down, unless one is already under way. */
-    private void evict(VerbsEndpoint keep) {
+    /**
+     * Chooses a victim other than {@code keep} and starts its tear-down, unless one is already
+     * under way. Returns true if a tear-down is under way now, false if no connection can be torn
+     * down (none is up and used).
+     */
+    private boolean evict(VerbsEndpoint keep) {
         VerbsEndpoint victim = null;
         long now = System.nanoTime();
         for (VerbsEndpoint candidate : endpoints) {
@@ -512,17 +518,24 @@ final class VerbsBtlModule implements BtlModule {
                 continue;
             }
             if (candidate.state == State.CLOSING) {
-                return;
+                return true;
             }
-            boolean used = candidate.sent + candidate.received > 0 || now - candidate.connectedAt > NEW_CONNECTION_GRACE_NANOS;
+            boolean used = candidate.sent + candidate.received > 0
+                    || now - candidate.connectedAt > NEW_CONNECTION_GRACE_NANOS;
             if (candidate != keep && candidate.state == State.CONNECTED && used
                     && (victim == null || settings.policy().order.compare(candidate, victim) < 0)) {
                 victim = candidate;
             }
         }
-        if (victim != null) {
-            startClosing(victim);
+        if (victim == null) {
+            return false;
         }
+        startClosing(victim);
+        return true;
+    }
+
+    private boolean atLimit() {
+        return settings.maxConnections() > 0 && open >= settings.maxConnections();
     }
 
     private void startClosing(VerbsEndpoint endpoint) {
@@ -701,13 +714,13 @@ final class VerbsBtlModule implements BtlModule {
         boolean current = generation == from.generation;
         switch (type) {
             case CM_REQ -> {
-                if (from.state == State.IDLE && generation == from.generation + 1) {
+                // At the limit, a request waits (its sender sends it again) while a connection is torn
+                // down to make room; when none can be, it is accepted above the limit rather than risk
+                // a ring of full processes each waiting for the next.
+                if (from.state == State.IDLE && generation == from.generation + 1 && !(atLimit() && evict(from))) {
                     from.generation = generation;
                     openQueuePair(from);
                     accept(from, qpn, psn);
-                    if (settings.maxConnections() > 0 && open > settings.maxConnections()) {
-                        evict(from);
-                    }
                 } else if (from.state == State.CONNECTING && current && rank > from.rank) {
                     accept(from, qpn, psn);
                 } else if (from.state == State.ACCEPTED && current) {
