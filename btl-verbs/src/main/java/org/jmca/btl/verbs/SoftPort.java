@@ -112,7 +112,15 @@ final class SoftPort {
 
     /** True while the owner has the port up and its process lives (a peer's view of "the link is there"). */
     boolean up() {
-        return (int) INT.getAcquire(memory, 28L) == 1 && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+        return open() && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+    }
+
+    /**
+     * True while the owner has not closed the port: one load, for every RDMA request (asking
+     * the kernel whether the process lives took 40 % of a receiver's time in 128 KiB blocks).
+     */
+    boolean open() {
+        return (int) INT.getAcquire(memory, 28L) == 1;
     }
 
     void markDown() {

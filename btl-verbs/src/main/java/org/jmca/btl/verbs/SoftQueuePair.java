@@ -425,10 +425,10 @@ final class SoftQueuePair implements Verbs.QueuePair {
 
     private boolean rdma(Pending pending, long header0, long header1) {
         SendRequest request = pending.request;
-        if (device.faults().linkDown() || !device.peerUp(destLid)) {
+        SoftPort responder = device.peerPort(destLid);
+        if (device.faults().linkDown() || responder == null || !responder.open()) {
             return true;
         }
-        SoftPort responder = device.peerPort(destLid);
         boolean read = request.opcode() == Ibv.Opcode.RDMA_READ;
         int access = read ? Ibv.ACCESS_REMOTE_READ : Ibv.ACCESS_REMOTE_WRITE;
         if (!responder.allows(request.rkey(), request.remoteAddress(), request.bytes(), access)) {
@@ -437,14 +437,19 @@ final class SoftQueuePair implements Verbs.QueuePair {
             return true;
         }
         long remote = request.remoteAddress();
-        for (Sge sge : request.sges()) {
-            MemorySegment local = SoftVerbs.ALL.asSlice(sge.address(), sge.length());
-            if (read) {
-                device.crossMemory().read(responder.pid, remote, local);
-            } else {
-                device.crossMemory().write(responder.pid, remote, local);
+        try {
+            for (Sge sge : request.sges()) {
+                MemorySegment local = SoftVerbs.ALL.asSlice(sge.address(), sge.length());
+                if (read) {
+                    device.crossMemory().read(responder.pid, remote, local);
+                } else {
+                    device.crossMemory().write(responder.pid, remote, local);
+                }
+                remote += sge.length();
             }
-            remote += sge.length();
+        } catch (IllegalStateException gone) {
+            lost = true; // the responder's process is gone (ESRCH): the timeout will find it out
+            return true;
         }
         if (request.opcode() == Ibv.Opcode.RDMA_WRITE_WITH_IMM) {
             return device.transmit(destLid, SoftVerbs.RC_WRITE_IMM, header0, header1, MemorySegment.NULL);

@@ -48,6 +48,11 @@ class JmcaInfoCommandTest {
         Jmca.Result named = jmca().run("jmca-info", "--mca", "btl", "self,verbs");
         assertThat(named.err()).contains("btl/verbs was asked for (btl=self,verbs, command line --mca btl) but cannot"
                 + " run here: ");
+        assertThat(result.out()).contains("btl_verbs_device=soft runs the software verbs device instead");
+
+        Jmca.Result soft = jmca().run("jmca-info", "--mca", "btl_verbs_device", "soft");
+        assertThat(soft.status()).as(soft.err()).isZero();
+        assertThat(soft.out()).containsPattern("btl/verbs +\\S+ +selected");
     }
 
     @Test
