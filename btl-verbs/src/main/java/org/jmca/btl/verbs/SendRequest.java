@@ -28,6 +28,17 @@ public record SendRequest(long wrId, Ibv.Opcode opcode, List<Sge> sges, int immD
         return new SendRequest(wrId, opcode, sges, 0, remoteAddress, rkey, null, 0, 0);
     }
 
+    /** ATOMIC_FETCH_AND_ADD: adds {@code add} to the 8 bytes at {@code remoteAddress}; the old value lands in {@code into}. */
+    public static SendRequest fetchAndAdd(long wrId, Sge into, long remoteAddress, int rkey, long add) {
+        return new SendRequest(wrId, Ibv.Opcode.ATOMIC_FETCH_AND_ADD, List.of(into), 0, remoteAddress, rkey, null, add, 0);
+    }
+
+    /** ATOMIC_CMP_AND_SWP: if the 8 bytes at {@code remoteAddress} equal {@code compare}, they become {@code swap}. */
+    public static SendRequest compareAndSwap(long wrId, Sge into, long remoteAddress, int rkey, long compare, long swap) {
+        return new SendRequest(wrId, Ibv.Opcode.ATOMIC_CMP_AND_SWP, List.of(into), 0, remoteAddress, rkey, null, compare,
+                swap);
+    }
+
     public static SendRequest datagram(long wrId, List<Sge> sges, Destination to) {
         return new SendRequest(wrId, Ibv.Opcode.SEND, sges, 0, 0, 0, to, 0, 0);
     }

@@ -24,6 +24,7 @@ import org.jmca.btl.base.SharedRing;
  *   8 | owner's pid         (long) |
  *  16 | LID (int) | ports    (int) |
  *  24 | ring capacity (int) | open (int: 1 while the port is up) |
+ *  32 | atomics lock (int: 0 free, 1 held by a requester's read-modify-write) |
  *  64 | memory regions: MR_SLOTS x 32 bytes: rkey (int, 0 = free), access (int), pd (int), -, address (long), length (long)
  *     | rings: one SharedRing per sending LID (1..ports), in LID order
  * </pre>
@@ -121,6 +122,22 @@ final class SoftPort {
      */
     boolean open() {
         return (int) INT.getAcquire(memory, 28L) == 1;
+    }
+
+    /**
+     * Runs a remote atomic against this port's memory under the port's lock, so that atomics
+     * from every requester to it are atomic with respect to each other — what
+     * {@code IBV_ATOMIC_HCA} promises (not with respect to the owner's CPU).
+     */
+    long atomically(java.util.function.LongSupplier readModifyWrite) {
+        while (!INT.compareAndSet(memory, 32L, 0, 1)) {
+            Thread.onSpinWait();
+        }
+        try {
+            return readModifyWrite.getAsLong();
+        } finally {
+            INT.setRelease(memory, 32L, 0);
+        }
     }
 
     void markDown() {

@@ -297,18 +297,17 @@ final class SoftQueuePair implements Verbs.QueuePair {
         if (outstanding.size() >= maxSendWr) {
             throw new VerbsException("ibv_post_send(" + this + "): ENOMEM: " + maxSendWr + " sends are outstanding already");
         }
-        switch (request.opcode()) {
-            case ATOMIC_CMP_AND_SWP, ATOMIC_FETCH_AND_ADD -> throw new VerbsException("ibv_post_send(" + this
-                    + "): EOPNOTSUPP: the soft device does not emulate atomics yet");
-            default -> {
-            }
-        }
         if (type == QpType.UD) {
             postDatagram(request);
             return;
         }
         if (request.destination() != null) {
             throw new VerbsException("ibv_post_send(" + this + "): EINVAL: an RC request has no address handle");
+        }
+        boolean atomic = request.opcode() == Ibv.Opcode.ATOMIC_CMP_AND_SWP
+                || request.opcode() == Ibv.Opcode.ATOMIC_FETCH_AND_ADD;
+        if (atomic && (request.sges().size() != 1 || request.sges().getFirst().length() != 8)) {
+            throw new VerbsException("ibv_post_send(" + this + "): EINVAL: an atomic needs one 8-byte scatter element");
         }
         boolean onWire = switch (request.opcode()) {
             case SEND, SEND_WITH_IMM, RDMA_WRITE_WITH_IMM -> true;
@@ -318,7 +317,7 @@ final class SoftQueuePair implements Verbs.QueuePair {
         if (onWire) {
             nextPsn = (nextPsn + 1) & 0xFFFFFF;
         }
-        int access = request.opcode() == Ibv.Opcode.RDMA_READ ? Ibv.ACCESS_LOCAL_WRITE : 0;
+        int access = request.opcode() == Ibv.Opcode.RDMA_READ || atomic ? Ibv.ACCESS_LOCAL_WRITE : 0;
         if (!device.checkLocal(request.sges(), pdId, access)) {
             pending.status = WcStatus.LOC_PROT_ERR;
             pending.done = true;
@@ -419,7 +418,7 @@ final class SoftQueuePair implements Verbs.QueuePair {
             case SEND_WITH_IMM -> device.transmit(destLid, SoftVerbs.RC_SEND_IMM, header0, header1,
                     device.gather(request.sges(), request.bytes()));
             case RDMA_WRITE, RDMA_WRITE_WITH_IMM, RDMA_READ -> rdma(pending, header0, header1);
-            default -> throw new IllegalStateException("unexpected opcode " + request.opcode());
+            case ATOMIC_CMP_AND_SWP, ATOMIC_FETCH_AND_ADD -> atomic(pending);
         };
     }
 
@@ -453,6 +452,46 @@ final class SoftQueuePair implements Verbs.QueuePair {
         }
         if (request.opcode() == Ibv.Opcode.RDMA_WRITE_WITH_IMM) {
             return device.transmit(destLid, SoftVerbs.RC_WRITE_IMM, header0, header1, MemorySegment.NULL);
+        }
+        pending.done = true;
+        return true;
+    }
+
+    /**
+     * A remote atomic on 8 aligned bytes of the responder's memory, under the responder port's
+     * lock; the old value lands in the local element. Executed once: a retransmission after an
+     * RNR finds it done, as a responder's duplicate-request cache would.
+     */
+    private boolean atomic(Pending pending) {
+        SendRequest request = pending.request;
+        SoftPort responder = device.peerPort(destLid);
+        if (device.faults().linkDown() || responder == null || !responder.open()) {
+            return true;
+        }
+        long remote = request.remoteAddress();
+        if ((remote & 7) != 0) {
+            pending.status = WcStatus.REM_INV_REQ_ERR;
+        } else if (!responder.allows(request.rkey(), remote, 8, Ibv.ACCESS_REMOTE_ATOMIC)) {
+            pending.status = WcStatus.REM_ACCESS_ERR;
+        } else {
+            MemorySegment word = Arena.ofAuto().allocate(8);
+            try {
+                long old = responder.atomically(() -> {
+                    device.crossMemory().read(responder.pid, remote, word);
+                    long value = word.get(ValueLayout.JAVA_LONG, 0);
+                    long next = request.opcode() == Ibv.Opcode.ATOMIC_FETCH_AND_ADD ? value + request.compareAdd()
+                            : value == request.compareAdd() ? request.swap() : value;
+                    if (next != value) {
+                        word.set(ValueLayout.JAVA_LONG, 0, next);
+                        device.crossMemory().write(responder.pid, remote, word);
+                    }
+                    return value;
+                });
+                SoftVerbs.ALL.set(ValueLayout.JAVA_LONG_UNALIGNED, request.sges().getFirst().address(), old);
+            } catch (IllegalStateException gone) {
+                lost = true;
+                return true;
+            }
         }
         pending.done = true;
         return true;

@@ -43,7 +43,9 @@ import org.jmca.btl.base.SharedRing;
  * process, as in a software device without a kernel thread; so a responder acknowledges only when
  * its process next polls, and a packet is counted lost only when it really was (the link was
  * down or the peer is gone) — the rings themselves lose nothing, so a slow responder is never
- * mistaken for a dead one. Atomics and multicast are not emulated yet.
+ * mistaken for a dead one. Atomics (fetch-and-add, compare-and-swap) are atomic with respect
+ * to each other, under the target port's lock, as {@code IBV_ATOMIC_HCA} promises. Multicast is
+ * not emulated yet.
  */
 public final class SoftVerbs implements Verbs {
     static final byte RC_SEND = 1;

@@ -221,6 +221,38 @@ abstract class VerbsContract {
     }
 
     @Test
+    void atomicsReturnTheOldValueAndNeedRemoteAtomicAccessAndAlignment() {
+        Verbs.QueuePair[] qp = connect(7, 7, 14);
+        Verbs.QueuePair[] other = connect(7, 7, 14);
+        MemoryRegion result = region(pdA, 64, Ibv.ACCESS_LOCAL_WRITE);
+        MemoryRegion counter = region(pdB, 64, Ibv.ACCESS_LOCAL_WRITE | Ibv.ACCESS_REMOTE_ATOMIC);
+        MemoryRegion plain = region(pdB, 64, Ibv.ACCESS_LOCAL_WRITE | Ibv.ACCESS_REMOTE_WRITE);
+        for (int i = 0; i < 10; i++) {
+            Verbs.QueuePair via = (i % 2 == 0 ? qp : other)[0];
+            via.postSend(SendRequest.fetchAndAdd(i, result.sge(result.address() + 8, 8), counter.address(),
+                    counter.rkey(), 5));
+            assertThat(await(cqA, 1).getFirst().opcode()).isEqualTo(Ibv.WcOpcode.FETCH_ADD);
+            assertThat(bytes(result).get(ValueLayout.JAVA_LONG, 8)).as("old value %d", i).isEqualTo(5L * i);
+        }
+        assertThat(bytes(counter).get(ValueLayout.JAVA_LONG, 0)).isEqualTo(50);
+        qp[0].postSend(SendRequest.compareAndSwap(20, result.sge(result.address(), 8), counter.address(), counter.rkey(),
+                49, 7));
+        assertThat(await(cqA, 1).getFirst().status()).isEqualTo(WcStatus.SUCCESS);
+        assertThat(bytes(counter).get(ValueLayout.JAVA_LONG, 0)).as("no swap: 50 is not 49").isEqualTo(50);
+        qp[0].postSend(SendRequest.compareAndSwap(21, result.sge(result.address(), 8), counter.address(), counter.rkey(),
+                50, 7));
+        assertThat(await(cqA, 1).getFirst().opcode()).isEqualTo(Ibv.WcOpcode.COMP_SWAP);
+        assertThat(bytes(result).get(ValueLayout.JAVA_LONG, 0)).isEqualTo(50);
+        assertThat(bytes(counter).get(ValueLayout.JAVA_LONG, 0)).isEqualTo(7);
+        qp[0].postSend(SendRequest.fetchAndAdd(22, result.sge(result.address(), 8), counter.address() + 4,
+                counter.rkey(), 1));
+        assertThat(await(cqA, 1).getFirst().status()).as("misaligned").isEqualTo(WcStatus.REM_INV_REQ_ERR);
+        other[0].postSend(SendRequest.fetchAndAdd(23, result.sge(result.address(), 8), plain.address(), plain.rkey(), 1));
+        assertThat(await(cqA, 1).getFirst().status()).as("no remote atomic access").isEqualTo(WcStatus.REM_ACCESS_ERR);
+        assertThat(bytes(plain).get(ValueLayout.JAVA_LONG, 0)).isZero();
+    }
+
+    @Test
     void registrationChecksAccessFlagsAndLocalKeys() {
         assertThatThrownBy(() -> region(pdA, 64, Ibv.ACCESS_REMOTE_WRITE)).isInstanceOf(VerbsException.class)
                 .hasMessageContaining("needs IBV_ACCESS_LOCAL_WRITE");
