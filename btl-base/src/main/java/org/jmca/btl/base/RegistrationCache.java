@@ -170,9 +170,4 @@ public final class RegistrationCache<R> {
         return "RegistrationCache[" + (enabled ? "on" : "off") + ", " + entries.size() + " registrations, " + cachedBytes
                 + " bytes, hits " + hits + ", misses " + misses + "]";
     }
-
-    /** For tests: the entries, least recently used first. */
-    List<Entry<R>> entriesInOrder() {
-        return List.copyOf(entries.keySet());
-    }
 }

@@ -326,6 +326,7 @@ final class SoftQueuePair implements Verbs.QueuePair {
             pending.done = true;
         }
         outstanding.add(pending);
+        device.requesting(this);
         requesterProgress();
     }
 
@@ -358,6 +359,10 @@ final class SoftQueuePair implements Verbs.QueuePair {
     }
 
     // ---- requester ---------------------------------------------------------------------------
+
+    boolean requesting() {
+        return state == QpState.RTS && !outstanding.isEmpty();
+    }
 
     /** Transmits what may go, retries what was lost, completes what is done, in post order. */
     void requesterProgress() {
@@ -559,7 +564,6 @@ final class SoftQueuePair implements Verbs.QueuePair {
         }
         RecvRequest receive = receives.peekFirst();
         if (receive == null) {
-            device.rnrNaksSent++;
             device.transmit(destLid, SoftVerbs.RNR_NAK, (destQpn & 0xFFFFFFFFL) | (long) qpn << 32,
                     (psn & 0xFFFFFFFFL) | (long) minRnrTimer << 32, MemorySegment.NULL);
             return;
@@ -595,19 +599,19 @@ final class SoftQueuePair implements Verbs.QueuePair {
         return true;
     }
 
-    /** A datagram arrived; false if it was dropped. */
-    boolean onDatagram(int fromLid, int fromQp, boolean withImm, int packetQkey, int imm, long at, int length) {
+    /** A datagram arrived: placed in the next receive, or dropped as UD drops it. */
+    void onDatagram(int fromLid, int fromQp, boolean withImm, int packetQkey, int imm, long at, int length) {
         if (type != QpType.UD || (state != QpState.RTR && state != QpState.RTS) || packetQkey != qkey) {
-            return false;
+            return;
         }
         RecvRequest receive = receives.pollFirst();
         if (receive == null) {
-            return false;
+            return;
         }
         if (Ibv.GRH_BYTES + length > receive.bytes()) {
             recvCq.push(new WorkCompletion(receive.wrId(), WcStatus.LOC_LEN_ERR, WcOpcode.RECV, qpn, length, withImm, imm,
                     fromQp, fromLid, true));
-            return true;
+            return;
         }
         // The GRH: here only its source GID's last bytes (the sender's LID) are meaningful.
         if (grh == null) {
@@ -618,7 +622,6 @@ final class SoftQueuePair implements Verbs.QueuePair {
         SoftVerbs.scatter(at, length, receive.sges(), Ibv.GRH_BYTES);
         recvCq.push(new WorkCompletion(receive.wrId(), WcStatus.SUCCESS, WcOpcode.RECV, qpn, Ibv.GRH_BYTES + length,
                 withImm, imm, fromQp, fromLid, true));
-        return true;
     }
 
     @Override

@@ -72,6 +72,8 @@ public final class SoftVerbs implements Verbs {
     private final CrossMemory crossMemory;
     private final Map<Integer, SoftQueuePair> queuePairs = new HashMap<>();
     private final List<SoftQueuePair> acksDue = new ArrayList<>();
+    /** Queue pairs with sends outstanding: the only ones progress must visit as requesters. */
+    private final List<SoftQueuePair> requesting = new ArrayList<>();
     private final Region[] regions = new Region[SoftPort.MR_SLOTS];
     private final BitSet usedSlots = new BitSet(SoftPort.MR_SLOTS);
     private int keyGeneration;
@@ -82,9 +84,7 @@ public final class SoftVerbs implements Verbs {
     private MemorySegment gather = MemorySegment.NULL;
     private boolean progressing;
 
-    long rnrNaksSent;
     long rnrRetries;
-    long datagramsDropped;
     long transportRetries;
 
     /** A memory region as its owner knows it. */
@@ -280,6 +280,7 @@ public final class SoftVerbs implements Verbs {
         ((SoftPd) pd).released();
         queuePairs.remove(qp.qpNum());
         acksDue.remove(qp);
+        requesting.remove(qp);
     }
 
     // ---- completion queues -----------------------------------------------------------------
@@ -423,9 +424,7 @@ public final class SoftVerbs implements Verbs {
                 payload.byteSize()).copyFrom(payload) : payload;
         Runnable send = () -> {
             for (int i = 0; i < copies; i++) {
-                if (!transmit(peerLid, tag, header0, header1, bytes)) {
-                    datagramsDropped++;
-                }
+                transmit(peerLid, tag, header0, header1, bytes); // a full ring drops it: UD is unreliable
             }
         };
         Runnable held = heldDatagram;
@@ -452,8 +451,12 @@ public final class SoftVerbs implements Verbs {
             for (int from = 1; from < fromPeer.length; from++) {
                 fromPeer[from].poll(handlers[from]);
             }
-            for (SoftQueuePair qp : queuePairs.values()) {
+            for (int i = requesting.size() - 1; i >= 0; i--) {
+                SoftQueuePair qp = requesting.get(i);
                 qp.requesterProgress();
+                if (!qp.requesting()) {
+                    requesting.remove(i);
+                }
             }
             for (int i = acksDue.size() - 1; i >= 0; i--) {
                 if (acksDue.get(i).sendAck()) {
@@ -470,6 +473,13 @@ public final class SoftVerbs implements Verbs {
         }
     }
 
+    /** The queue pair has sends outstanding: progress visits it until it has none. */
+    void requesting(SoftQueuePair qp) {
+        if (!requesting.contains(qp)) {
+            requesting.add(qp);
+        }
+    }
+
     void ackDue(SoftQueuePair qp) {
         if (!acksDue.contains(qp)) {
             acksDue.add(qp);
@@ -479,9 +489,6 @@ public final class SoftVerbs implements Verbs {
     private void onPacket(int fromLid, byte tag, long header0, long header1, long at, int length) {
         SoftQueuePair qp = queuePairs.get((int) header0);
         if (qp == null) {
-            if (tag == UD_SEND || tag == UD_SEND_IMM) {
-                datagramsDropped++;
-            }
             return;
         }
         int sourceQp = (int) (header0 >>> 32);
@@ -490,12 +497,8 @@ public final class SoftVerbs implements Verbs {
                     (int) (header1 >>> 32), at, length);
             case ACK -> qp.onAck(fromLid, sourceQp, (int) header1);
             case RNR_NAK -> qp.onRnrNak(fromLid, sourceQp, (int) header1, (int) (header1 >>> 32));
-            case UD_SEND, UD_SEND_IMM -> {
-                if (!qp.onDatagram(fromLid, sourceQp, tag == UD_SEND_IMM, (int) header1, (int) (header1 >>> 32), at,
-                        length)) {
-                    datagramsDropped++;
-                }
-            }
+            case UD_SEND, UD_SEND_IMM -> qp.onDatagram(fromLid, sourceQp, tag == UD_SEND_IMM, (int) header1,
+                    (int) (header1 >>> 32), at, length);
             default -> throw new IllegalStateException("verbs soft device: unknown packet type " + tag);
         }
     }

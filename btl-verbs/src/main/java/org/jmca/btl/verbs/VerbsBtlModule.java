@@ -89,6 +89,7 @@ final class VerbsBtlModule implements BtlModule {
     private int freeCount;
     /** Word i: how many of our fragments peer i has reposted buffers for (connection number in the high half). */
     private final MemoryRegion mailboxes;
+    private final MemorySegment mailboxWords;
     /** Word i: the value last written into peer i's mailbox, the source of that RDMA WRITE. */
     private final MemoryRegion outbox;
     private final RegistrationCache<MemoryRegion> registrations;
@@ -140,7 +141,8 @@ final class VerbsBtlModule implements BtlModule {
         for (int i = 0; i < freeSendBuffers.length; i++) {
             freeSendBuffers[freeCount++] = freeSendBuffers.length - 1 - i;
         }
-        this.mailboxes = pd.register(arena.allocate(8L * size, 64), Ibv.ACCESS_LOCAL_WRITE | Ibv.ACCESS_REMOTE_WRITE);
+        this.mailboxWords = arena.allocate(8L * size, 64);
+        this.mailboxes = pd.register(mailboxWords, Ibv.ACCESS_LOCAL_WRITE | Ibv.ACCESS_REMOTE_WRITE);
         this.outbox = pd.register(arena.allocate(8L * size, 64), 0);
         this.registrations = new RegistrationCache<>(new RegistrationCache.Registrar<>() {
             @Override
@@ -153,10 +155,6 @@ final class VerbsBtlModule implements BtlModule {
                 pd.deregister(registration);
             }
         }, settings.registrationCache(), settings.registrationCacheBytes());
-    }
-
-    private static MemorySegment memory(MemoryRegion region) {
-        return MemorySegment.ofAddress(region.address()).reinterpret(region.length());
     }
 
     @Override
@@ -273,7 +271,7 @@ final class VerbsBtlModule implements BtlModule {
 
     /** Fragments the peer can take now: its receive buffers less those holding our fragments it has not reposted. */
     private long credits(VerbsEndpoint endpoint) {
-        long word = (long) LONG.getAcquire(memory(mailboxes), 8L * endpoint.rank);
+        long word = (long) LONG.getAcquire(mailboxWords, 8L * endpoint.rank);
         long reposted = (int) (word >>> 32) == endpoint.generation ? word & 0xFFFF_FFFFL : 0;
         return settings.receiveBuffers() - (endpoint.sent - reposted);
     }

@@ -45,6 +45,11 @@ final class SoftFabric implements AutoCloseable {
     @Override
     public void close() {
         modules.forEach(VerbsBtlModule::finalizeModule);
+        removeDirectory();
+    }
+
+    /** Removes the fabric's directory (when the modules were finalized elsewhere). */
+    void removeDirectory() {
         try (Stream<Path> files = Files.walk(directory)) {
             files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         } catch (IOException e) {

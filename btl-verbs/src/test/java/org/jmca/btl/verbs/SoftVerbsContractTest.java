@@ -62,7 +62,6 @@ class SoftVerbsContractTest extends VerbsContract {
                 r.postRecv(new RecvRequest(i, List.of(recv.sge(recv.address() + 64L * i, 64))));
             }
             for (int i = 0; i < 300; i++) {
-                send.sge(send.address(), 8);
                 bytes(send).set(java.lang.foreign.ValueLayout.JAVA_LONG, 0, i);
                 s.postSend(SendRequest.datagram(i, List.of(send.sge(send.address(), 8)),
                         new SendRequest.Destination(2, r.qpNum(), QKEY)));
