@@ -358,6 +358,11 @@ final class VerbsBtlModule implements BtlModule {
         if (!changing.isEmpty()) {
             events += advanceConnections();
         }
+        if (settings.maxConnections() > 0 && open > settings.maxConnections()) {
+            // A request accepted above the limit: tear down as soon as a connection can be (even
+            // when every connection is up and nothing else is changing).
+            evict(null);
+        }
         if (!withPending.isEmpty()) {
             events += sendPending();
         }
@@ -556,7 +561,7 @@ final class VerbsBtlModule implements BtlModule {
         }
     }
 
-    /** Resends what waits for an answer, moves tear-downs on, makes room when over the limit. */
+    /** Resends what waits for an answer, moves tear-downs on. */
     private int advanceConnections() {
         int events = 0;
         long now = System.nanoTime();
@@ -583,9 +588,6 @@ final class VerbsBtlModule implements BtlModule {
                 default -> {
                 }
             }
-        }
-        if (settings.maxConnections() > 0 && open > settings.maxConnections()) {
-            evict(null);
         }
         return events;
     }
@@ -808,6 +810,17 @@ final class VerbsBtlModule implements BtlModule {
         cm.destroy();
         device.close();
         arena.close();
+    }
+
+    /** Every endpoint's connection state, one per line: what a hang report shows. */
+    String describeConnections() {
+        StringBuilder out = new StringBuilder("rank " + rank + ": " + open + " open");
+        for (VerbsEndpoint endpoint : endpoints) {
+            if (endpoint != null && endpoint.state != State.IDLE) {
+                out.append("\n  ").append(endpoint);
+            }
+        }
+        return out.toString();
     }
 
     @Override

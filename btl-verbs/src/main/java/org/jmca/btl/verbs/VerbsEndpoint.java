@@ -93,6 +93,9 @@ final class VerbsEndpoint implements BtlEndpoint {
 
     @Override
     public String toString() {
-        return "verbs endpoint of rank " + rank + " (" + state + ", connection " + generation + ")";
+        return "verbs endpoint of rank " + rank + " (" + state + ", connection " + generation + ", sent " + sent
+                + ", received " + received + ", outstanding " + outstanding + ", pending " + pending.size()
+                + (state == State.CLOSING ? ", break sent " + breakSent + " acked " + breakAcked + " peer's seen "
+                        + peerBreakSeen + " counting " + peerSent : "") + ")";
     }
 }
