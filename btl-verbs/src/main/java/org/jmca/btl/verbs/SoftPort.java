@@ -24,15 +24,19 @@ import org.jmca.btl.base.SharedRing;
  *   8 | owner's pid         (long) |
  *  16 | LID (int) | ports    (int) |
  *  24 | ring capacity (int) | open (int: 1 while the port is up) |
- *  32 | atomics lock (int: 0 free, 1 held by a requester's read-modify-write) |
- *  64 | memory regions: MR_SLOTS x 32 bytes: rkey (int, 0 = free), access (int), pd (int), -, address (long), length (long)
+ *  32 | atomics lock (int: 0 free, 1 held by a requester's read-modify-write) | group slots in use (int) |
+ *  64 | multicast attachments: GROUP_SLOTS x 8 bytes: MLID (int, 0 = free), QP number (int)
+ * 576 | memory regions: MR_SLOTS x 32 bytes: rkey (int, 0 = free), access (int), pd (int), -, address (long), length (long)
  *     | rings: one SharedRing per sending LID (1..ports), in LID order
  * </pre>
  */
 final class SoftPort {
     static final int MR_SLOTS = 4096;
-    private static final long MAGIC = 0x4a4d43412d535631L;
-    private static final int MR_TABLE = 64;
+    static final int GROUP_SLOTS = 64;
+    private static final long MAGIC = 0x4a4d43412d535632L;
+    private static final int GROUPS = 64;
+    private static final int GROUPS_IN_USE = 36;
+    private static final int MR_TABLE = GROUPS + GROUP_SLOTS * 8;
     private static final int MR_ENTRY = 32;
     private static final long RINGS = MR_TABLE + (long) MR_SLOTS * MR_ENTRY;
     private static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
@@ -142,6 +146,48 @@ final class SoftPort {
 
     void markDown() {
         INT.setRelease(memory, 28L, 0);
+    }
+
+    /**
+     * Attaches a queue pair of this port (the owner's call) to the group of {@code mlid}.
+     * Returns false when every slot is taken.
+     */
+    boolean attach(int mlid, int qpn) {
+        int inUse = memory.get(ValueLayout.JAVA_INT, GROUPS_IN_USE);
+        int slot = 0;
+        while (slot < inUse && (int) INT.getAcquire(memory, GROUPS + 8L * slot) != 0) {
+            slot++;
+        }
+        if (slot == GROUP_SLOTS) {
+            return false;
+        }
+        memory.set(ValueLayout.JAVA_INT, GROUPS + 8L * slot + 4, qpn);
+        INT.setRelease(memory, GROUPS + 8L * slot, mlid);
+        if (slot == inUse) {
+            INT.setRelease(memory, GROUPS_IN_USE, inUse + 1);
+        }
+        return true;
+    }
+
+    void detach(int mlid, int qpn) {
+        int inUse = memory.get(ValueLayout.JAVA_INT, GROUPS_IN_USE);
+        for (int slot = 0; slot < inUse; slot++) {
+            if (memory.get(ValueLayout.JAVA_INT, GROUPS + 8L * slot) == mlid
+                    && memory.get(ValueLayout.JAVA_INT, GROUPS + 8L * slot + 4) == qpn) {
+                INT.setRelease(memory, GROUPS + 8L * slot, 0);
+                return;
+            }
+        }
+    }
+
+    /** Gives the QP number of each queue pair of this port attached to the group of {@code mlid}. */
+    void forEachMember(int mlid, java.util.function.IntConsumer qpn) {
+        int inUse = (int) INT.getAcquire(memory, GROUPS_IN_USE);
+        for (int slot = 0; slot < inUse; slot++) {
+            if ((int) INT.getAcquire(memory, GROUPS + 8L * slot) == mlid) {
+                qpn.accept(memory.get(ValueLayout.JAVA_INT, GROUPS + 8L * slot + 4));
+            }
+        }
     }
 
     void publishRegion(int slot, int rkey, int access, int pd, long address, long length) {

@@ -50,6 +50,8 @@ final class SoftQueuePair implements Verbs.QueuePair {
     private int expectedPsn;
     private int ackPsn = -1;
     private MemorySegment grh;
+    /** The MLIDs of the multicast groups this UD queue pair is attached to. */
+    private final List<Integer> groups = new ArrayList<>();
 
     /** One work request on the send queue. */
     private static final class Pending {
@@ -341,18 +343,45 @@ final class SoftQueuePair implements Verbs.QueuePair {
         } else if (request.bytes() > Ibv.mtuBytes(device.activeMtu())) {
             status = WcStatus.LOC_LEN_ERR;
         } else {
-            boolean imm = request.opcode() == Ibv.Opcode.SEND_WITH_IMM;
-            device.sendDatagram(to.lid(), imm ? SoftVerbs.UD_SEND_IMM : SoftVerbs.UD_SEND,
-                    (to.qpn() & 0xFFFFFFFFL) | (long) qpn << 32,
-                    (to.qkey() & 0xFFFFFFFFL) | (long) request.immData() << 32,
-                    device.gather(request.sges(), request.bytes()));
+            byte tag = request.opcode() == Ibv.Opcode.SEND_WITH_IMM ? SoftVerbs.UD_SEND_IMM : SoftVerbs.UD_SEND;
+            long header1 = (to.qkey() & 0xFFFFFFFFL) | (long) request.immData() << 32;
+            MemorySegment payload = device.gather(request.sges(), request.bytes());
+            if (MulticastGroup.isMulticast(to.lid())) {
+                device.sendMulticast(to.lid(), tag, qpn, header1, payload);
+            } else {
+                device.sendDatagram(to.lid(), tag, (to.qpn() & 0xFFFFFFFFL) | (long) qpn << 32, header1, payload);
+            }
         }
         sendCq.push(completion(request, status));
     }
 
     @Override
+    public void attachMulticast(MulticastGroup group) {
+        if (type != QpType.UD) {
+            throw new VerbsException("ibv_attach_mcast(" + this + "): EINVAL: only UD queue pairs join multicast groups");
+        }
+        if (groups.contains(group.mlid())) {
+            throw new VerbsException("ibv_attach_mcast(" + this + "): EINVAL: already attached to MLID 0x"
+                    + Integer.toHexString(group.mlid()));
+        }
+        device.attach(group.mlid(), qpn);
+        groups.add(group.mlid());
+    }
+
+    @Override
+    public void detachMulticast(MulticastGroup group) {
+        if (!groups.remove((Integer) group.mlid())) {
+            throw new VerbsException("ibv_detach_mcast(" + this + "): EINVAL: not attached to MLID 0x"
+                    + Integer.toHexString(group.mlid()));
+        }
+        device.detach(group.mlid(), qpn);
+    }
+
+    @Override
     public void destroy() {
         outstanding.clear();
+        groups.forEach(mlid -> device.detach(mlid, qpn));
+        groups.clear();
         receives.clear();
         state = QpState.RESET;
         device.destroyed(this, pd);

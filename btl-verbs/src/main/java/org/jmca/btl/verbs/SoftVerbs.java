@@ -44,8 +44,10 @@ import org.jmca.btl.base.SharedRing;
  * its process next polls, and a packet is counted lost only when it really was (the link was
  * down or the peer is gone) — the rings themselves lose nothing, so a slow responder is never
  * mistaken for a dead one. Atomics (fetch-and-add, compare-and-swap) are atomic with respect
- * to each other, under the target port's lock, as {@code IBV_ATOMIC_HCA} promises. Multicast is
- * not emulated yet.
+ * to each other, under the target port's lock, as {@code IBV_ATOMIC_HCA} promises. Multicast:
+ * each port lists its queue pairs' attachments in its file; a datagram sent to a multicast LID
+ * goes to every attached queue pair of every open port (this one's too), each copy lost,
+ * duplicated or reordered on its own as the seeded faults say — as a switch replicates it.
  */
 public final class SoftVerbs implements Verbs {
     static final byte RC_SEND = 1;
@@ -436,6 +438,29 @@ public final class SoftVerbs implements Verbs {
         send.run();
         if (held != null) {
             held.run();
+        }
+    }
+
+    void attach(int mlid, int qpn) {
+        if (!port.attach(mlid, qpn)) {
+            throw new VerbsException("ibv_attach_mcast: ENOMEM: all " + SoftPort.GROUP_SLOTS
+                    + " multicast attachments of the port are in use");
+        }
+    }
+
+    void detach(int mlid, int qpn) {
+        port.detach(mlid, qpn);
+    }
+
+    /** Sends a datagram to each queue pair attached to the group of {@code mlid}, on every port that is open. */
+    void sendMulticast(int mlid, byte tag, int sourceQp, long header1, MemorySegment payload) {
+        for (int to = 1; to < peers.length; to++) {
+            SoftPort p = peer(to);
+            if (p != null && p.open()) {
+                int peerLid = to;
+                p.forEachMember(mlid, qpn -> sendDatagram(peerLid, tag, (qpn & 0xFFFFFFFFL) | (long) sourceQp << 32,
+                        header1, payload));
+            }
         }
     }
 

@@ -92,6 +92,15 @@ public interface Verbs extends AutoCloseable {
         /** {@code ibv_post_recv}. */
         void postRecv(RecvRequest request);
 
+        /**
+         * {@code ibv_attach_mcast}: datagrams sent to the group reach this UD queue pair too
+         * (also those sent from this port, as multicast loopback is on by default).
+         */
+        void attachMulticast(MulticastGroup group);
+
+        /** {@code ibv_detach_mcast}. */
+        void detachMulticast(MulticastGroup group);
+
         /** {@code ibv_destroy_qp}: outstanding work is dropped without completions. */
         void destroy();
     }

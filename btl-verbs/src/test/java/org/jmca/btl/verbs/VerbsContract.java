@@ -317,6 +317,52 @@ abstract class VerbsContract {
     }
 
     @Test
+    void aDatagramToAMulticastGroupReachesEveryAttachedQueuePairOnEveryPortUntilItDetaches() {
+        MulticastGroup group = MulticastGroup.of(0xC007);
+        Verbs.QueuePair sender = pdA.createQp(QpType.UD, cqA, cqA, 8, 8);
+        Verbs.QueuePair[] members = {pdA.createQp(QpType.UD, cqA, cqA, 8, 8), pdB.createQp(QpType.UD, cqB, cqB, 8, 8),
+                pdB.createQp(QpType.UD, cqB, cqB, 8, 8)};
+        Verbs.QueuePair outsider = pdB.createQp(QpType.UD, cqB, cqB, 8, 8);
+        MemoryRegion recvA = region(pdA, 4096, Ibv.ACCESS_LOCAL_WRITE);
+        MemoryRegion recvB = region(pdB, 4096, Ibv.ACCESS_LOCAL_WRITE);
+        toUdRts(sender);
+        toUdRts(outsider);
+        outsider.postRecv(new RecvRequest(99, List.of(recvB.sge(recvB.address() + 3072, 1024))));
+        for (int i = 0; i < members.length; i++) {
+            toUdRts(members[i]);
+            members[i].attachMulticast(group);
+            MemoryRegion recv = i == 0 ? recvA : recvB;
+            for (int k = 0; k < 2; k++) {
+                members[i].postRecv(new RecvRequest(10 * i + k, List.of(recv.sge(recv.address() + 1024L * i + 512L * k, 512))));
+            }
+        }
+        MemoryRegion send = region(pdA, 64, 0);
+        bytes(send).set(ValueLayout.JAVA_LONG, 0, 4242);
+        sender.postSend(SendRequest.datagram(1, List.of(send.sge(send.address(), 8)), group.destination(QKEY)));
+        List<WorkCompletion> onA = await(cqA, 2); // the send, and the member on the sender's own port
+        assertThat(onA).extracting(WorkCompletion::wrId).containsExactlyInAnyOrder(1L, 0L);
+        List<WorkCompletion> onB = await(cqB, 2);
+        assertThat(onB).extracting(WorkCompletion::wrId).containsExactlyInAnyOrder(10L, 20L);
+        assertThat(onB).allSatisfy(wc -> {
+            assertThat(wc.srcQp()).isEqualTo(sender.qpNum());
+            assertThat(wc.slid()).isEqualTo(a.lid());
+            assertThat(bytes(recvB).get(ValueLayout.JAVA_LONG, 1024L * (wc.wrId() / 10) + Ibv.GRH_BYTES))
+                    .isEqualTo(4242);
+        });
+
+        members[2].detachMulticast(group);
+        sender.postSend(SendRequest.datagram(2, List.of(send.sge(send.address(), 8)), group.destination(QKEY)));
+        await(cqA, 2);
+        assertThat(await(cqB, 1)).extracting(WorkCompletion::wrId).containsExactly(11L);
+        assertThat(cqB.poll(new WorkCompletion[4], 4)).as("nothing for the detached or the outsider").isZero();
+        assertThatThrownBy(() -> members[2].detachMulticast(group)).isInstanceOf(VerbsException.class)
+                .hasMessageContaining("not attached");
+        Verbs.QueuePair rc = pdB.createQp(QpType.RC, cqB, cqB, 8, 8);
+        assertThatThrownBy(() -> rc.attachMulticast(group)).isInstanceOf(VerbsException.class)
+                .hasMessageContaining("only UD");
+    }
+
+    @Test
     void aLinkThatStaysDownExhaustsTheRetriesAndTheQueuePairFails() {
         Verbs.QueuePair[] qp = connect(7, 2, 1);
         MemoryRegion send = region(pdA, 64, 0);
