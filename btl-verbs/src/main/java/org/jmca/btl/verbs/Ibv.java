@@ -36,6 +36,17 @@ public final class Ibv {
     public static final int QP_PATH_MIG_STATE = 1 << 18;
     public static final int QP_DEST_QPN = 1 << 20;
 
+    /** {@code enum ibv_send_flags}: a completion for this request. */
+    public static final int SEND_SIGNALED = 1 << 1;
+
+    /** {@code enum ibv_wc_flags}. */
+    public static final int WC_GRH = 1;
+    public static final int WC_WITH_IMM = 1 << 1;
+
+    /** {@code enum ibv_port_state} and the link layers of {@code ibv_port_attr}. */
+    public static final int PORT_ACTIVE = 4;
+    public static final int LINK_LAYER_INFINIBAND = 1;
+
     /** The bytes of the global route header at the start of every UD receive buffer. */
     public static final int GRH_BYTES = 40;
 
@@ -65,19 +76,22 @@ public final class Ibv {
         }
     }
 
-    /** {@code enum ibv_wc_status}. */
+    /** {@code enum ibv_wc_status}, every value in the header's order. */
     public enum WcStatus {
-        SUCCESS(0), LOC_LEN_ERR(1), LOC_QP_OP_ERR(2), LOC_PROT_ERR(4), WR_FLUSH_ERR(5), LOC_ACCESS_ERR(8),
-        REM_INV_REQ_ERR(9), REM_ACCESS_ERR(10), RETRY_EXC_ERR(12), RNR_RETRY_EXC_ERR(13);
+        SUCCESS, LOC_LEN_ERR, LOC_QP_OP_ERR, LOC_EEC_OP_ERR, LOC_PROT_ERR, WR_FLUSH_ERR, MW_BIND_ERR, BAD_RESP_ERR,
+        LOC_ACCESS_ERR, REM_INV_REQ_ERR, REM_ACCESS_ERR, REM_OP_ERR, RETRY_EXC_ERR, RNR_RETRY_EXC_ERR,
+        LOC_RDD_VIOL_ERR, REM_INV_RD_REQ_ERR, REM_ABORT_ERR, INV_EECN_ERR, INV_EEC_STATE_ERR, FATAL_ERR,
+        RESP_TIMEOUT_ERR, GENERAL_ERR, TM_ERR, TM_RNDV_INCOMPLETE;
 
-        public final int value;
+        private static final WcStatus[] BY_VALUE = values();
 
-        WcStatus(int value) {
-            this.value = value;
+        /** The status of a completion a device wrote; one the header does not name is a general error. */
+        public static WcStatus of(int value) {
+            return value >= 0 && value < BY_VALUE.length ? BY_VALUE[value] : GENERAL_ERR;
         }
     }
 
-    /** {@code enum ibv_wc_opcode}. */
+    /** {@code enum ibv_wc_opcode}: the ones this transport posts or receives. */
     public enum WcOpcode {
         SEND(0), RDMA_WRITE(1), RDMA_READ(2), COMP_SWAP(3), FETCH_ADD(4), RECV(128), RECV_RDMA_WITH_IMM(129);
 
@@ -85,6 +99,16 @@ public final class Ibv {
 
         WcOpcode(int value) {
             this.value = value;
+        }
+
+        /** The opcode of a completion, or null for one not named here (an error completion's is undefined). */
+        public static WcOpcode of(int value) {
+            for (WcOpcode opcode : values()) {
+                if (opcode.value == value) {
+                    return opcode;
+                }
+            }
+            return null;
         }
     }
 

@@ -318,6 +318,17 @@ public final class SoftVerbs implements Verbs {
             return n;
         }
 
+        /** Nothing interrupts a process here: it polls, napping between polls, until something came or the time passed. */
+        @Override
+        public int pollBlocking(WorkCompletion[] into, int max, long timeoutNanos) {
+            long deadline = System.nanoTime() + timeoutNanos;
+            int n;
+            while ((n = poll(into, max)) == 0 && System.nanoTime() < deadline) {
+                java.util.concurrent.locks.LockSupport.parkNanos(20_000);
+            }
+            return n;
+        }
+
         @Override
         public int depth() {
             return depth;

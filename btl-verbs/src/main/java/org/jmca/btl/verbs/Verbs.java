@@ -65,6 +65,13 @@ public interface Verbs extends AutoCloseable {
          */
         int poll(WorkCompletion[] into, int max);
 
+        /**
+         * Like {@link #poll}, but when nothing has completed waits up to {@code timeoutNanos} for
+         * a completion first: {@code ibv_req_notify_cq}, then a sleep on the queue's completion
+         * channel, so an idle process costs no CPU.
+         */
+        int pollBlocking(WorkCompletion[] into, int max, long timeoutNanos);
+
         int depth();
 
         /** {@code ibv_destroy_cq}. */

@@ -115,9 +115,12 @@ public final class VerbsBtlComponent implements BtlComponent {
                     return Availability.unavailable(survey.whyNone()
                             + "; btl_verbs_device=soft runs the software verbs device instead");
                 }
-                return Availability.unavailable("found " + String.join(", ", survey.devices())
-                        + ", but the data path over rdma-core is not built yet; btl_verbs_device=soft runs the software"
-                        + " verbs device");
+                try (RdmaCoreVerbs hca = RdmaCoreVerbs.open(null)) {
+                    return Availability.AVAILABLE;
+                } catch (VerbsException e) {
+                    return Availability.unavailable("found " + String.join(", ", survey.devices()) + ", but "
+                            + e.getMessage() + "; btl_verbs_device=soft runs the software verbs device instead");
+                }
             }
             default -> throw new McaException("btl_verbs_device=" + device.get() + " (" + device.source()
                     + ") is not one of auto, soft");
@@ -130,6 +133,10 @@ public final class VerbsBtlComponent implements BtlComponent {
             throw new McaException("btl/verbs cannot run here: " + reason);
         }
         VerbsSettings settings = settings();
+        if (device.get().equals("auto")) {
+            return List.of(new VerbsBtlModule(environment.rank(), environment.size(), RdmaCoreVerbs.open(null),
+                    settings));
+        }
         Path fabric = fabricDirectory(environment);
         SoftFaults faults = new SoftFaults(softSeed.get() + environment.rank(), softUdLoss.get(), softUdDuplicate.get(),
                 softUdReorder.get());

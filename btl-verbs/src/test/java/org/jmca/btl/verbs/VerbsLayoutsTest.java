@@ -72,6 +72,11 @@ class VerbsLayoutsTest {
         all.put("IBV_ACCESS_REMOTE_WRITE", (long) Ibv.ACCESS_REMOTE_WRITE);
         all.put("IBV_ACCESS_REMOTE_READ", (long) Ibv.ACCESS_REMOTE_READ);
         all.put("IBV_ACCESS_REMOTE_ATOMIC", (long) Ibv.ACCESS_REMOTE_ATOMIC);
+        all.put("IBV_SEND_SIGNALED", (long) Ibv.SEND_SIGNALED);
+        all.put("IBV_WC_GRH", (long) Ibv.WC_GRH);
+        all.put("IBV_WC_WITH_IMM", (long) Ibv.WC_WITH_IMM);
+        all.put("IBV_PORT_ACTIVE", (long) Ibv.PORT_ACTIVE);
+        all.put("IBV_LINK_LAYER_INFINIBAND", (long) Ibv.LINK_LAYER_INFINIBAND);
         for (var field : Ibv.class.getFields()) {
             if (field.getName().startsWith("QP_") && field.getType() == int.class) {
                 try {
@@ -91,7 +96,7 @@ class VerbsLayoutsTest {
             all.put("IBV_WR_" + opcode.name(), (long) opcode.value);
         }
         for (Ibv.WcStatus status : Ibv.WcStatus.values()) {
-            all.put("IBV_WC_" + status.name(), (long) status.value);
+            all.put("IBV_WC_" + status.name(), (long) status.ordinal());
         }
         for (Ibv.WcOpcode opcode : Ibv.WcOpcode.values()) {
             all.put("IBV_WC_" + opcode.name(), (long) opcode.value);
