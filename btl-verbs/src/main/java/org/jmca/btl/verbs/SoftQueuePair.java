@@ -61,6 +61,10 @@ final class SoftQueuePair implements Verbs.QueuePair {
         boolean done;
         WcStatus status = WcStatus.SUCCESS;
         long sentAt;
+        /** Over the wire to another host: bytes of a WRITE queued, the request queued, the responder answered. */
+        final long[] wireProgress = new long[1];
+        boolean queued;
+        boolean answered;
 
         Pending(SendRequest request, int psn, int rnrLeft) {
             this.request = request;
@@ -457,6 +461,9 @@ final class SoftQueuePair implements Verbs.QueuePair {
     }
 
     private boolean rdma(Pending pending, long header0, long header1) {
+        if (device.isRemote(destLid)) {
+            return remoteRequest(pending, header0, header1);
+        }
         SendRequest request = pending.request;
         SoftPort responder = device.peerPort(destLid);
         if (device.faults().linkDown() || responder == null || !responder.open()) {
@@ -497,6 +504,9 @@ final class SoftQueuePair implements Verbs.QueuePair {
      * RNR finds it done, as a responder's duplicate-request cache would.
      */
     private boolean atomic(Pending pending) {
+        if (device.isRemote(destLid)) {
+            return remoteRequest(pending, 0, 0);
+        }
         SendRequest request = pending.request;
         SoftPort responder = device.peerPort(destLid);
         if (device.faults().linkDown() || responder == null || !responder.open()) {
@@ -529,6 +539,34 @@ final class SoftQueuePair implements Verbs.QueuePair {
         }
         pending.done = true;
         return true;
+    }
+
+    /**
+     * RDMA or an atomic to a port on another host: the request goes over the wire and the
+     * responder's agent answers. A WRITE with immediate data sends its immediate (a packet in
+     * PSN order) only once the WRITE is answered, so a refused WRITE never reaches a receive.
+     */
+    private boolean remoteRequest(Pending pending, long header0, long header1) {
+        SendRequest request = pending.request;
+        if (device.faults().linkDown()) {
+            lost = true;
+            return true;
+        }
+        boolean withImm = request.opcode() == Ibv.Opcode.RDMA_WRITE_WITH_IMM;
+        if (!pending.queued) {
+            if (!device.wire().request(destLid, request, pending.wireProgress, status -> {
+                pending.answered = true;
+                pending.status = status;
+                pending.done |= !withImm || status != WcStatus.SUCCESS;
+            })) {
+                return false;
+            }
+            pending.queued = true;
+        }
+        if (!withImm || pending.done) {
+            return true;
+        }
+        return pending.answered && device.transmit(destLid, SoftVerbs.RC_WRITE_IMM, header0, header1, MemorySegment.NULL);
     }
 
     void onAck(int fromLid, int fromQp, int psn) {

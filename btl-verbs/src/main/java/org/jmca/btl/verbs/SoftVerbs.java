@@ -39,6 +39,9 @@ import org.jmca.btl.base.SharedRing;
  * <li>UD: Q_Key checked, at most the path MTU, the 40-byte GRH at the start of the receive buffer,
  *     dropped when no receive is posted; seeded loss, duplication and reordering ({@link SoftFaults}).
  * </ul>
+ * Ports on other hosts (or every port, with {@link Network#socketToEveryPort}) are reached
+ * through {@link SoftWire}: a socket per pair of ports whose remote agent puts packets into its
+ * port's rings and carries out RDMA and atomics on its own process's memory.
  * What differs from hardware: progress happens inside the device's calls (post, poll) of each
  * process, as in a software device without a kernel thread; so a responder acknowledges only when
  * its process next polls, and a packet is counted lost only when it really was (the link was
@@ -58,6 +61,7 @@ public final class SoftVerbs implements Verbs {
     static final byte UD_SEND = 6;
     static final byte UD_SEND_IMM = 7;
 
+    static final String WIRE_KEY = "verbs.soft_wire";
     static final MemorySegment ALL = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
     private static final int MTU = 5;
 
@@ -72,6 +76,10 @@ public final class SoftVerbs implements Verbs {
     private final SharedRing.Handler[] handlers;
     private final SoftFaults faults;
     private final CrossMemory crossMemory;
+    /** The socket to ports on other hosts (null: every port is on this host), and which LIDs it reaches. */
+    private final Network network;
+    private final SoftWire wire;
+    private final boolean[] remote;
     private final Map<Integer, SoftQueuePair> queuePairs = new HashMap<>();
     private final List<SoftQueuePair> acksDue = new ArrayList<>();
     /** Queue pairs with sends outstanding: the only ones progress must visit as requesters. */
@@ -89,6 +97,14 @@ public final class SoftVerbs implements Verbs {
     long rnrRetries;
     long transportRetries;
 
+    /**
+     * How this port meets ports on other hosts: its host's name (a peer on another host is
+     * reached by socket), the job's key (which the socket's peer must show), and whether every
+     * port, even on this host, is reached by socket (to test the wire on one host).
+     */
+    public record Network(String hostname, byte[] jobKey, boolean socketToEveryPort) {
+    }
+
     /** A memory region as its owner knows it. */
     record Region(int slot, int key, int pd, long address, long length, int access) {
         boolean covers(long from, long bytes) {
@@ -96,7 +112,7 @@ public final class SoftVerbs implements Verbs {
         }
     }
 
-    private SoftVerbs(Path fabric, int lid, int ports, int ringCapacity, SoftFaults faults) {
+    private SoftVerbs(Path fabric, int lid, int ports, int ringCapacity, SoftFaults faults, Network network) {
         this.fabric = fabric;
         this.lid = lid;
         this.ringCapacity = ringCapacity;
@@ -113,6 +129,9 @@ public final class SoftVerbs implements Verbs {
                     offset), data.get(ValueLayout.JAVA_LONG_UNALIGNED, offset + 8), offset + 16, (int) length - 16);
         }
         this.crossMemory = new CrossMemory(arena);
+        this.network = network;
+        this.wire = network == null ? null : new SoftWire(this, port, lid, network.jobKey(), ringCapacity);
+        this.remote = new boolean[ports + 1];
     }
 
     /**
@@ -123,11 +142,46 @@ public final class SoftVerbs implements Verbs {
      *                     quarter of it
      */
     public static SoftVerbs open(Path fabric, int lid, int ports, int ringCapacity, SoftFaults faults) {
+        return open(fabric, lid, ports, ringCapacity, faults, null);
+    }
+
+    /** Opens the port with a wire to ports on other hosts (see {@link Network}); null: this host only. */
+    public static SoftVerbs open(Path fabric, int lid, int ports, int ringCapacity, SoftFaults faults,
+                                 Network network) {
         String why = CrossMemory.probe();
         if (why != null) {
             throw new VerbsException("the soft verbs device needs cross-memory copies for RDMA: " + why);
         }
-        return new SoftVerbs(fabric, lid, ports, ringCapacity, faults);
+        return new SoftVerbs(fabric, lid, ports, ringCapacity, faults, network);
+    }
+
+    /** Where ports on other hosts reach this one: its socket's addresses. */
+    @Override
+    public Map<String, String> portAddress() {
+        return wire == null ? Map.of() : Map.of(WIRE_KEY, wire.address());
+    }
+
+    /** A port on another host (or any port, with {@code socketToEveryPort}) is reached through the wire. */
+    @Override
+    public void learnPort(int peerLid, String hostname, Map<String, String> address) {
+        if (wire == null || peerLid == lid || !(network.socketToEveryPort() || !hostname.equals(network.hostname()))) {
+            return;
+        }
+        String at = address.get(WIRE_KEY);
+        if (at == null) {
+            throw new VerbsException("verbs soft device: port " + peerLid + " on " + hostname
+                    + " published no wire address, so it cannot be reached from " + network.hostname());
+        }
+        wire.learn(peerLid, at);
+        remote[peerLid] = true;
+    }
+
+    boolean isRemote(int peerLid) {
+        return remote[peerLid];
+    }
+
+    SoftWire wire() {
+        return wire;
     }
 
     /** Why this process cannot run the soft device, or null if it can. */
@@ -174,6 +228,9 @@ public final class SoftVerbs implements Verbs {
 
     @Override
     public void close() {
+        if (wire != null) {
+            wire.close();
+        }
         port.markDown();
         arena.close();
         try {
@@ -361,6 +418,9 @@ public final class SoftVerbs implements Verbs {
 
     /** True if the port of {@code peerLid} exists, is up and its process lives. */
     boolean peerUp(int peerLid) {
+        if (remote[peerLid]) {
+            return wire.up(peerLid);
+        }
         SoftPort p = peer(peerLid);
         return p != null && p.up();
     }
@@ -383,7 +443,13 @@ public final class SoftVerbs implements Verbs {
         if (faults.linkDown()) {
             return true;
         }
-        if (peerLid < 1 || peerLid >= peers.length || peer(peerLid) == null) {
+        if (peerLid < 1 || peerLid >= peers.length) {
+            return false;
+        }
+        if (remote[peerLid]) {
+            return wire.offer(peerLid, tag, header0, header1, payload);
+        }
+        if (peer(peerLid) == null) {
             return false;
         }
         return toPeer[peerLid].offer(tag, header0, header1, payload);
@@ -466,6 +532,12 @@ public final class SoftVerbs implements Verbs {
     /** Sends a datagram to each queue pair attached to the group of {@code mlid}, on every port that is open. */
     void sendMulticast(int mlid, byte tag, int sourceQp, long header1, MemorySegment payload) {
         for (int to = 1; to < peers.length; to++) {
+            if (remote[to]) {
+                if (!faults.loseDatagram()) {
+                    wire.multicast(to, mlid, tag == UD_SEND_IMM, sourceQp, header1, payload);
+                }
+                continue;
+            }
             SoftPort p = peer(to);
             if (p != null && p.open()) {
                 int peerLid = to;
@@ -484,6 +556,9 @@ public final class SoftVerbs implements Verbs {
         }
         progressing = true;
         try {
+            if (wire != null) {
+                wire.takeCompletions();
+            }
             for (int from = 1; from < fromPeer.length; from++) {
                 fromPeer[from].poll(handlers[from]);
             }

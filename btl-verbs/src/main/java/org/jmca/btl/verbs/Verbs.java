@@ -27,6 +27,18 @@ public interface Verbs extends AutoCloseable {
      */
     boolean portActive(int lid);
 
+    /**
+     * What peers need, beyond the LID, to reach this port (published with the job's other
+     * addresses); none for an HCA, whose subnet routes by LID.
+     */
+    default java.util.Map<String, String> portAddress() {
+        return java.util.Map.of();
+    }
+
+    /** Tells the device how to reach the port of {@code lid}: its host and what it published. */
+    default void learnPort(int lid, String hostname, java.util.Map<String, String> address) {
+    }
+
     ProtectionDomain allocPd();
 
     /** {@code ibv_create_cq}: a completion queue of at most {@code depth} entries. */

@@ -38,6 +38,7 @@ public final class VerbsBtlComponent implements BtlComponent {
     private Param<Double> softUdDuplicate;
     private Param<Double> softUdReorder;
     private Param<Integer> softSeed;
+    private Param<String> softWire;
     private Param<Integer> verbose;
 
     @Override
@@ -53,8 +54,9 @@ public final class VerbsBtlComponent implements BtlComponent {
     @Override
     public void registerParameters(ParameterRegistrar registrar) {
         device = registrar.register(ParameterSpec.builder("device", ParamType.STRING, "auto")
-                .help("auto: an InfiniBand/RoCE device found by rdma-core; soft: the software verbs device, which keeps"
-                        + " the verbs semantics between the processes of a job on one host (for machines without an HCA).")
+                .help("auto: an InfiniBand device found by rdma-core; soft: the software verbs device, which keeps"
+                        + " the verbs semantics between the processes of a job (for machines without an HCA): shared"
+                        + " memory on a host, a socket between hosts.")
                 .level(3).build());
         eagerLimit = registrar.register(ParameterSpec.builder("eager_limit", ParamType.SIZE, 12L * 1024)
                 .help("Largest message (with its header) sent without a rendezvous.").level(4).build());
@@ -97,6 +99,10 @@ public final class VerbsBtlComponent implements BtlComponent {
         verbose = registrar.register(ParameterSpec.builder("verbose", ParamType.INT, 0)
                 .help("1: print every connection's state changes and connection-manager message on stderr.").level(5)
                 .build());
+        softWire = registrar.register(ParameterSpec.builder("soft_wire", ParamType.STRING, "auto")
+                .help("Software device: auto reaches ports on this host through shared memory and ports on other hosts"
+                        + " by socket; socket reaches every port by socket (to exercise the wire on one host).")
+                .level(6).build());
         softSeed = registrar.register(ParameterSpec.builder("soft_seed", ParamType.INT, 1)
                 .help("Software device: seed of the injected faults (each rank adds its rank).").level(6).build());
     }
@@ -140,8 +146,14 @@ public final class VerbsBtlComponent implements BtlComponent {
         Path fabric = fabricDirectory(environment);
         SoftFaults faults = new SoftFaults(softSeed.get() + environment.rank(), softUdLoss.get(), softUdDuplicate.get(),
                 softUdReorder.get());
+        boolean socketToEveryPort = switch (softWire.get()) {
+            case "auto" -> false;
+            case "socket" -> true;
+            default -> throw new McaException("btl_verbs_soft_wire=" + softWire.get() + " (" + softWire.source()
+                    + ") is not one of auto, socket");
+        };
         SoftVerbs soft = SoftVerbs.open(fabric, environment.rank() + 1, environment.size(), settings.ringBytes(),
-                faults);
+                faults, new SoftVerbs.Network(environment.hostname(), environment.jobKey(), socketToEveryPort));
         return List.of(new VerbsBtlModule(environment.rank(), environment.size(), soft, settings));
     }
 

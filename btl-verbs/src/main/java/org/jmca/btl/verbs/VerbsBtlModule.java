@@ -170,9 +170,11 @@ final class VerbsBtlModule implements BtlModule {
 
     @Override
     public Map<String, String> localAddress() {
-        return Map.of("verbs.lid", Integer.toString(device.lid()),
-                "verbs.cm_qpn", Integer.toString(cm.qpNum()),
-                "verbs.mailbox", mailboxes.address() + ":" + mailboxes.rkey());
+        Map<String, String> address = new HashMap<>(device.portAddress());
+        address.put("verbs.lid", Integer.toString(device.lid()));
+        address.put("verbs.cm_qpn", Integer.toString(cm.qpNum()));
+        address.put("verbs.mailbox", mailboxes.address() + ":" + mailboxes.rkey());
+        return address;
     }
 
     @Override
@@ -185,6 +187,7 @@ final class VerbsBtlModule implements BtlModule {
                 result.add(null);
                 continue;
             }
+            device.learnPort(Integer.parseInt(address.get("verbs.lid")), peer.hostname(), address);
             String[] mailbox = address.get("verbs.mailbox").split(":");
             VerbsEndpoint endpoint = new VerbsEndpoint(this, peer.rank(), Integer.parseInt(address.get("verbs.lid")),
                     Integer.parseInt(address.get("verbs.cm_qpn")), Long.parseLong(mailbox[0]),

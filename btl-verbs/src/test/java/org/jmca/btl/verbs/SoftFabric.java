@@ -13,6 +13,7 @@ import org.jmca.mca.btl.Peer;
 
 /** Verbs modules of a job on the software device, all in this JVM, wired up to each other. */
 final class SoftFabric implements AutoCloseable {
+    private static final byte[] KEY = "fabric".getBytes();
     final Path directory;
     final List<VerbsBtlModule> modules = new ArrayList<>();
     /** endpoints.get(i).get(j): module i's endpoint to rank j (null for i == j). */
@@ -24,13 +25,19 @@ final class SoftFabric implements AutoCloseable {
     }
 
     SoftFabric(int size, VerbsSettings settings, SoftFaults faults) {
+        this(size, settings, faults, false);
+    }
+
+    /** With {@code socketWire}, every port reaches every other one over the software device's socket wire. */
+    SoftFabric(int size, VerbsSettings settings, SoftFaults faults, boolean socketWire) {
         try {
             directory = Files.createTempDirectory("verbs-fabric");
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         for (int rank = 0; rank < size; rank++) {
-            SoftVerbs device = SoftVerbs.open(directory, rank + 1, size, settings.ringBytes(), faults);
+            SoftVerbs device = SoftVerbs.open(directory, rank + 1, size, settings.ringBytes(), faults,
+                    new SoftVerbs.Network("localhost", KEY, socketWire));
             modules.add(new VerbsBtlModule(rank, size, device, settings));
         }
         List<Peer> peers = new ArrayList<>();

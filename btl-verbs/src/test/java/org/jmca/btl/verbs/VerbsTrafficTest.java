@@ -15,20 +15,23 @@ import org.jmca.mca.btl.BtlEndpoint;
 
 /**
  * Random traffic between random pairs, with a random connection limit and tear-down policy and
- * a lossy connection manager: every fragment arrives exactly once, and each sender's fragments
- * arrive in the order sent (what MPI's ordering rests on).
+ * a lossy connection manager, between ports on one host or over the socket wire: every fragment
+ * arrives exactly once, and each sender's fragments arrive in the order sent (what MPI's
+ * ordering rests on).
  */
 class VerbsTrafficTest {
 
-    @Property(tries = 60)
+    @Property(tries = 100)
     void everythingArrivesOnceAndInOrderWhateverTheConnectionLimit(
             @ForAll @IntRange(min = 2, max = 6) int ranks,
             @ForAll @IntRange(min = 0, max = 3) int maxConnections,
             @ForAll boolean lruM,
             @ForAll @IntRange(min = 0, max = 30) int lossPercent,
-            @ForAll @LongRange(min = 0, max = 1L << 40) long seed) {
+            @ForAll @LongRange(min = 0, max = 1L << 40) long seed,
+            @ForAll boolean socketWire) {
         VerbsSettings settings = SoftFabric.settings(maxConnections, lruM ? VictimPolicy.LRU_M : VictimPolicy.LRU);
-        try (SoftFabric fabric = new SoftFabric(ranks, settings, new SoftFaults(seed, lossPercent / 100.0, 0.05, 0.05))) {
+        try (SoftFabric fabric = new SoftFabric(ranks, settings, new SoftFaults(seed, lossPercent / 100.0, 0.05, 0.05),
+                socketWire)) {
             // arrivals[receiver]: (sender << 32 | sequence number) in the order they came
             List<List<Long>> arrivals = new ArrayList<>();
             for (int r = 0; r < ranks; r++) {

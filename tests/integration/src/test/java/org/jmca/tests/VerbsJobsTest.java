@@ -13,39 +13,44 @@ import org.junit.jupiter.params.provider.CsvSource;
  * The point-to-point and collective programs over {@code --mca btl self,verbs} on the software
  * verbs device: with connections unlimited, with {@code btl_verbs_max_conn} 1 and 2 (every
  * new peer tears another connection down, so connections are made and broken all the time),
- * and with datagrams of the connection manager lost, duplicated and reordered.
+ * with datagrams of the connection manager lost, duplicated and reordered, and with every port
+ * reached over the device's socket wire (as ports on other hosts are).
  */
 class VerbsJobsTest {
 
     @TempDir
     Path home;
 
-    @ParameterizedTest(name = "{1} on {0} ranks, max_conn={2} {3}, UD loss={4}")
+    @ParameterizedTest(name = "{1} on {0} ranks, max_conn={2} {3}, UD loss={4}, wire={6}")
     @CsvSource({
-        "2, MixedSizesPair,     0, lru,   0,   ''",
-        "4, Wildcards,          0, lru,   0,   ''",
-        "3, UnexpectedAndProbe, 0, lru,   0,   ''",
-        "2, Nonblocking,        0, lru,   0,   ''",
-        "4, Semantics,          0, lru,   0,   ''",
-        "3, BadInput,           0, lru,   0,   ''",
-        "5, Collectives,        0, lru,   0,   ''",
-        "4, RandomStress,       0, lru,   0,   3000",
-        "2, MixedSizesPair,     1, lru,   0,   ''",
-        "4, Wildcards,          1, lru-m, 0,   ''",
-        "4, Semantics,          1, lru,   0,   ''",
-        "4, Collectives,        1, lru-m, 0,   ''",
-        "4, RingStress,         1, lru,   0,   3000",
-        "6, RandomStress,       1, lru-m, 0,   2000",
-        "8, Collectives,        2, lru,   0,   ''",
-        "8, RandomStress,       2, lru-m, 0,   2000",
-        "4, RandomStress,       2, lru,   0.2, 2000",
-        "4, Collectives,        2, lru-m, 0.2, ''",
+        "2, MixedSizesPair,     0, lru,   0,   '', auto",
+        "4, Wildcards,          0, lru,   0,   '', auto",
+        "3, UnexpectedAndProbe, 0, lru,   0,   '', auto",
+        "2, Nonblocking,        0, lru,   0,   '', auto",
+        "4, Semantics,          0, lru,   0,   '', auto",
+        "3, BadInput,           0, lru,   0,   '', auto",
+        "5, Collectives,        0, lru,   0,   '', auto",
+        "4, RandomStress,       0, lru,   0,   3000, auto",
+        "2, MixedSizesPair,     1, lru,   0,   '', auto",
+        "4, Wildcards,          1, lru-m, 0,   '', auto",
+        "4, Semantics,          1, lru,   0,   '', auto",
+        "4, Collectives,        1, lru-m, 0,   '', auto",
+        "4, RingStress,         1, lru,   0,   3000, auto",
+        "6, RandomStress,       1, lru-m, 0,   2000, auto",
+        "8, Collectives,        2, lru,   0,   '', auto",
+        "8, RandomStress,       2, lru-m, 0,   2000, auto",
+        "4, RandomStress,       2, lru,   0.2, 2000, auto",
+        "4, Collectives,        2, lru-m, 0.2, '', auto",
+        "2, MixedSizesPair,     0, lru,   0,   '', socket",
+        "4, Semantics,          0, lru,   0,   '', socket",
+        "4, Collectives,        1, lru-m, 0,   '', socket",
+        "4, RandomStress,       2, lru,   0.2, 2000, socket",
     })
     void theProgramPassesOverTheSoftwareVerbsDevice(int np, String program, int maxConnections, String policy,
-                                                     double udLoss, String count) {
+                                                     double udLoss, String count, String wire) {
         List<String> flags = new ArrayList<>(List.of("--mca", "btl", "self,verbs", "--mca", "btl_verbs_device", "soft",
-                "--mca", "btl_verbs_max_conn", Integer.toString(maxConnections), "--mca", "btl_verbs_conn_policy",
-                policy));
+                "--mca", "btl_verbs_max_conn", Integer.toString(maxConnections), "--mca", "btl_verbs_conn_policy, auto",
+                policy, "--mca", "btl_verbs_soft_wire", wire));
         if (udLoss > 0) {
             flags.addAll(List.of("--mca", "btl_verbs_soft_ud_loss", Double.toString(udLoss),
                     "--mca", "btl_verbs_soft_ud_duplicate", "0.05", "--mca", "btl_verbs_soft_ud_reorder", "0.05"));
