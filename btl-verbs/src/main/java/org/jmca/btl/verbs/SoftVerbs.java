@@ -436,8 +436,8 @@ public final class SoftVerbs implements Verbs {
 
     /**
      * Puts one packet on the wire to {@code peerLid}. Returns false if it cannot go now (the
-     * peer's ring is full, or its port not open yet); true if it went — or was lost on a link
-     * that is down.
+     * peer's ring is full); true if it went — or was lost on a link that is down or to a port
+     * that is not there.
      */
     boolean transmit(int peerLid, byte tag, long header0, long header1, MemorySegment payload) {
         if (faults.linkDown()) {
@@ -450,7 +450,7 @@ public final class SoftVerbs implements Verbs {
             return wire.offer(peerLid, tag, header0, header1, payload);
         }
         if (peer(peerLid) == null) {
-            return false;
+            return true; // no such port (its process is gone, or never came): the packet is lost
         }
         return toPeer[peerLid].offer(tag, header0, header1, payload);
     }

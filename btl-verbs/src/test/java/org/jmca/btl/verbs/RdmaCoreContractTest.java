@@ -28,6 +28,12 @@ class RdmaCoreContractTest extends VerbsContract {
         }
     }
 
+    /** A real peer's death cannot be staged from here either. */
+    @Override
+    protected boolean peerDies(Verbs v) {
+        return false;
+    }
+
     /** A real link cannot be taken down from here: the tests that need it are skipped. */
     @Override
     protected boolean linkDown(Verbs v, boolean down) {

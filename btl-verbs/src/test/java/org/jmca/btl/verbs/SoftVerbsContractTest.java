@@ -14,6 +14,7 @@ class SoftVerbsContractTest extends VerbsContract {
     private Path fabric;
     private SoftVerbs first;
     private SoftVerbs second;
+    private boolean secondDied;
 
     @Override
     protected Verbs[] openPair() throws Exception {
@@ -26,8 +27,17 @@ class SoftVerbsContractTest extends VerbsContract {
     @Override
     protected void closePair() throws Exception {
         first.close();
-        second.close();
+        if (!secondDied) {
+            second.close();
+        }
         Files.deleteIfExists(fabric);
+    }
+
+    @Override
+    protected boolean peerDies(Verbs v) {
+        ((SoftVerbs) v).close();
+        secondDied = true;
+        return true;
     }
 
     @Override

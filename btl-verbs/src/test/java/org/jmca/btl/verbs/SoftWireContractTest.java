@@ -19,6 +19,7 @@ class SoftWireContractTest extends VerbsContract {
     private Path hostB;
     private SoftVerbs first;
     private SoftVerbs second;
+    private boolean secondDied;
 
     @Override
     protected Verbs[] openPair() throws Exception {
@@ -35,9 +36,18 @@ class SoftWireContractTest extends VerbsContract {
     @Override
     protected void closePair() throws Exception {
         first.close();
-        second.close();
+        if (!secondDied) {
+            second.close();
+        }
         Files.deleteIfExists(hostA);
         Files.deleteIfExists(hostB);
+    }
+
+    @Override
+    protected boolean peerDies(Verbs v) {
+        ((SoftVerbs) v).close();
+        secondDied = true;
+        return true;
     }
 
     @Override

@@ -30,6 +30,12 @@ abstract class VerbsContract {
     /** Takes the link of device {@code v} down or up; devices that cannot return false. */
     protected abstract boolean linkDown(Verbs v, boolean down);
 
+    /**
+     * The process owning device {@code v} dies: its port goes away without a word (the device is
+     * closed, and closePair must not close it again). Devices that cannot return false.
+     */
+    protected abstract boolean peerDies(Verbs v);
+
     Verbs a;
     Verbs b;
     Arena arena;
@@ -316,6 +322,21 @@ abstract class VerbsContract {
         assertThat(bytes(recv).get(ValueLayout.JAVA_LONG, Ibv.GRH_BYTES)).isEqualTo(77);
         sender.postSend(SendRequest.datagram(4, List.of(send.sge(send.address(), 4097)), to));
         assertThat(await(cqA, 3).getLast().status()).isEqualTo(WcStatus.LOC_LEN_ERR);
+    }
+
+    @Test
+    void sendsToAPeerWhoseProcessDiedExhaustTheRetriesAndFail() {
+        Verbs.QueuePair[] qps = connect(7, 2, 8);
+        MemoryRegion send = region(pdA, 64, 0);
+        org.junit.jupiter.api.Assumptions.assumeTrue(peerDies(b), "this device cannot lose a peer on demand");
+        qps[0].postSend(SendRequest.send(1, List.of(send.sge(send.address(), 8))));
+        WorkCompletion[] got = new WorkCompletion[1];
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while (cqA.poll(got, 1) == 0) {
+            assertThat(System.nanoTime()).as("the send to the dead peer completes").isLessThan(deadline);
+        }
+        assertThat(got[0].status()).isEqualTo(WcStatus.RETRY_EXC_ERR);
+        assertThat(qps[0].state()).isEqualTo(QpState.ERR);
     }
 
     @Test
