@@ -48,6 +48,11 @@ public interface Component {
     }
 
     /** Releases what the component holds; called once, after its modules are finalized. */
+    /** The counters this component's modules keep while a job runs ({@code jmca-info --pvars} lists them). */
+    default java.util.List<Counter> counters() {
+        return java.util.List.of();
+    }
+
     default void close() {
     }
 }

@@ -80,11 +80,8 @@ final class LockBasedProgress implements AsyncProgress {
 
     @Override
     public List<PerformanceVariable> performanceVariables() {
-        return List.of(
-                new PerformanceVariable("progress_polling_async_helper_turns",
-                        "progress turns of the helper thread that handled events", () -> helperTurnsWithEvents),
-                new PerformanceVariable("progress_polling_async_application_waits",
-                        "MPI calls that waited on entry for the helper to release the lock", () -> applicationWaits));
+        return List.of(PollingProgressComponent.HELPER_TURNS.readBy(() -> helperTurnsWithEvents),
+                PollingProgressComponent.APPLICATION_WAITS.readBy(() -> applicationWaits));
     }
 
     @Override

@@ -185,16 +185,10 @@ final class LockFreeProgress implements AsyncProgress {
 
     @Override
     public List<PerformanceVariable> performanceVariables() {
-        return List.of(
-                new PerformanceVariable("progress_polling_async_notifications",
-                        "wake-ups of the helper thread by a peer's doorbell", () -> notifications),
-                new PerformanceVariable("progress_polling_async_handovers",
-                        "times the helper thread took the ownership of progress", () -> handovers),
-                new PerformanceVariable("progress_polling_async_application_waits",
-                        "MPI calls that waited on entry for the helper to hand progress back", () -> applicationWaits),
-                new PerformanceVariable("progress_polling_async_self_rings",
-                        "exits that woke the helper for fragments which came before the doorbell was armed",
-                        () -> selfRings));
+        return List.of(PollingProgressComponent.NOTIFICATIONS.readBy(() -> notifications),
+                PollingProgressComponent.HANDOVERS.readBy(() -> handovers),
+                PollingProgressComponent.APPLICATION_WAITS.readBy(() -> applicationWaits),
+                PollingProgressComponent.SELF_RINGS.readBy(() -> selfRings));
     }
 
     @Override

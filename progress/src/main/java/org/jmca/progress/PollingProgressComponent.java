@@ -15,6 +15,22 @@ import org.jmca.mca.progress.ProgressEnvironment;
  * configured {@link WaitStrategy}. Always available.
  */
 public final class PollingProgressComponent implements ProgressComponent {
+    static final org.jmca.mca.Counter HELPER_TURNS = new org.jmca.mca.Counter("progress_polling_async_helper_turns",
+            "progress turns of the helper thread that handled events (progress_polling_async lock)");
+    static final org.jmca.mca.Counter NOTIFICATIONS = new org.jmca.mca.Counter("progress_polling_async_notifications",
+            "wake-ups of the helper thread by a peer's doorbell");
+    static final org.jmca.mca.Counter HANDOVERS = new org.jmca.mca.Counter("progress_polling_async_handovers",
+            "times the helper thread took the ownership of progress");
+    static final org.jmca.mca.Counter APPLICATION_WAITS = new org.jmca.mca.Counter(
+            "progress_polling_async_application_waits", "MPI calls that waited on entry for the helper");
+    static final org.jmca.mca.Counter SELF_RINGS = new org.jmca.mca.Counter("progress_polling_async_self_rings",
+            "exits that woke the helper for fragments which came before the doorbell was armed");
+
+    @Override
+    public java.util.List<org.jmca.mca.Counter> counters() {
+        return java.util.List.of(NOTIFICATIONS, HANDOVERS, APPLICATION_WAITS, SELF_RINGS, HELPER_TURNS);
+    }
+
     private Param<WaitStrategy> waitStrategy;
     private Param<Long> spins;
     private Param<Long> yields;

@@ -77,6 +77,8 @@ final class SoftWire implements AutoCloseable {
     private final List<SocketChannel> accepted = Collections.synchronizedList(new ArrayList<>());
     /** What the reader threads have finished, to be completed on the owner's thread. */
     private final ConcurrentLinkedQueue<Runnable> completions = new ConcurrentLinkedQueue<>();
+    /** The owner's scratch for a request's operands (the outbound ring copies them at once). */
+    private final MemorySegment operands;
     private volatile boolean closed;
 
     SoftWire(SoftVerbs device, SoftPort port, int lid, byte[] jobKey, int ringCapacity) {
@@ -91,6 +93,7 @@ final class SoftWire implements AutoCloseable {
         } catch (IOException e) {
             throw new VerbsException("verbs soft device: cannot listen for remote ports: " + e);
         }
+        operands = arena.allocate(17, 8);
         acceptor = Thread.ofVirtual().name("verbs-soft-wire-accept-" + lid).start(this::acceptLoop);
     }
 
@@ -157,16 +160,14 @@ final class SoftWire implements AutoCloseable {
         switch (request.opcode()) {
             case RDMA_READ -> {
                 int id = link.expect(new Pending(request.sges(), complete));
-                MemorySegment length = Arena.ofAuto().allocate(8);
-                length.set(ValueLayout.JAVA_LONG, 0, request.bytes());
-                if (!link.outbound.offer(READ, (long) id << 32 | rkey, request.remoteAddress(), length)) {
+                operands.set(ValueLayout.JAVA_LONG, 0, request.bytes());
+                if (!link.outbound.offer(READ, (long) id << 32 | rkey, request.remoteAddress(), operands.asSlice(0, 8))) {
                     link.forget(id);
                     return false;
                 }
             }
             case ATOMIC_CMP_AND_SWP, ATOMIC_FETCH_AND_ADD -> {
                 int id = link.expect(new Pending(request.sges(), complete));
-                MemorySegment operands = Arena.ofAuto().allocate(17);
                 operands.set(ValueLayout.JAVA_BYTE, 0, (byte) request.opcode().value);
                 operands.set(ValueLayout.JAVA_LONG_UNALIGNED, 1, request.compareAdd());
                 operands.set(ValueLayout.JAVA_LONG_UNALIGNED, 9, request.swap());
@@ -329,7 +330,7 @@ final class SoftWire implements AutoCloseable {
                     }
                 }
             } catch (IOException | RuntimeException e) {
-                lost(e);
+                down = true; // the remote port is gone (or this one closes): the requester's timeouts take over
             }
         }
 
@@ -365,12 +366,6 @@ final class SoftWire implements AutoCloseable {
                     completions.add(() -> pending.complete().accept(status));
                 }
             } catch (IOException | RuntimeException e) {
-                lost(e);
-            }
-        }
-
-        private void lost(Exception e) {
-            if (!down && !closed) {
                 down = true;
             }
         }
@@ -596,5 +591,6 @@ final class SoftWire implements AutoCloseable {
             }
         }
         acceptor.interrupt();
+        arena.close(); // a thread still in the rings fails its access and ends
     }
 }

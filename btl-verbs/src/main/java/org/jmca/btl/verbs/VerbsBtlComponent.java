@@ -108,6 +108,11 @@ public final class VerbsBtlComponent implements BtlComponent {
     }
 
     @Override
+    public List<org.jmca.mca.Counter> counters() {
+        return VerbsBtlModule.COUNTERS;
+    }
+
+    @Override
     public Availability probe() {
         switch (device.get()) {
             case "soft" -> {

@@ -14,6 +14,7 @@ import java.util.Set;
 import org.jmca.btl.base.RegistrationCache;
 import org.jmca.btl.verbs.Ibv.QpState;
 import org.jmca.btl.verbs.VerbsEndpoint.State;
+import org.jmca.mca.Counter;
 import org.jmca.mca.McaException;
 import org.jmca.mca.PerformanceVariable;
 import org.jmca.mca.btl.BtlEndpoint;
@@ -37,6 +38,9 @@ import org.jmca.mca.btl.Peer;
  * <p><b>RDMA for rendezvous.</b> The sender exposes a large native buffer (registered through
  * the registration cache) and its rkey travels in ob1's rendezvous header; the receiver registers
  * its buffer in blocks and reads each block with RDMA READ as soon as it is registered (RGET).
+ * When the sender's data is on the Java heap (which cannot be registered) and the receiver's
+ * buffer is native, the receiver exposes its buffer in ob1's ACK and the sender writes into it
+ * with RDMA WRITE, through registered bounce blocks (RPUT).
  *
  * <p><b>Connection manager.</b> Messages on a UD QP, each naming the connection (its number):
  * REQ (QP number, PSN) → REP (the same) → RTU; each side of a REQ that waits resends it until
@@ -69,6 +73,11 @@ final class VerbsBtlModule implements BtlModule {
     private static final long KIND_SEND = 1;
     private static final long KIND_CREDIT = 2;
     private static final long KIND_READ = 3;
+    private static final long KIND_WRITE = 4;
+    /** Bounce blocks for heap data written by RPUT when the pipeline is off. */
+    private static final long DEFAULT_BOUNCE_BLOCK = 128 * 1024;
+    /** The largest piece of one RDMA request (an sge's length is 32 bits). */
+    private static final long MAX_RDMA_PIECE = 1L << 30;
     private static final long NEW_CONNECTION_GRACE_NANOS = 50_000_000L;
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
 
@@ -105,6 +114,9 @@ final class VerbsBtlModule implements BtlModule {
     private final Map<Integer, VerbsEndpoint> byQpn = new HashMap<>();
     private BtlReceiver receiver;
     private int readsPending;
+    private int writesPending;
+    /** Two registered blocks through which RPUT writes heap data (made on first use). */
+    private MemoryRegion bounce;
     private long clock;
     private int open;
 
@@ -114,6 +126,7 @@ final class VerbsBtlModule implements BtlModule {
     private long peakConnections;
     private long cmResends;
     private long rgetReads;
+    private long rputWrites;
     private long exposeFailures;
 
     VerbsBtlModule(int rank, int size, Verbs device, VerbsSettings settings) {
@@ -165,7 +178,7 @@ final class VerbsBtlModule implements BtlModule {
     @Override
     public BtlProperties properties() {
         return new BtlProperties(1024, 2_000, 40_000, settings.eagerLimit(), settings.maxSendSize(),
-                java.util.EnumSet.of(BtlProperties.Flag.SEND, BtlProperties.Flag.GET));
+                java.util.EnumSet.of(BtlProperties.Flag.SEND, BtlProperties.Flag.GET, BtlProperties.Flag.PUT));
     }
 
     @Override
@@ -292,9 +305,24 @@ final class VerbsBtlModule implements BtlModule {
 
     @Override
     public long exposeForGet(MemorySegment data) {
+        return expose(data, Ibv.ACCESS_LOCAL_WRITE | Ibv.ACCESS_REMOTE_READ);
+    }
+
+    @Override
+    public boolean canPut(long bytes) {
+        return true;
+    }
+
+    @Override
+    public long exposeForPut(MemorySegment data) {
+        return expose(data, Ibv.ACCESS_LOCAL_WRITE | Ibv.ACCESS_REMOTE_WRITE);
+    }
+
+    /** Registers the memory (through the cache) for peers' RDMA; the key carries the rkey and which exposure it is. */
+    private long expose(MemorySegment data, int access) {
         RegistrationCache.Entry<MemoryRegion> entry;
         try {
-            entry = registrations.acquire(data, Ibv.ACCESS_LOCAL_WRITE | Ibv.ACCESS_REMOTE_READ);
+            entry = registrations.acquire(data, access);
         } catch (VerbsException e) {
             exposeFailures++;
             return NOT_EXPOSED;
@@ -353,6 +381,68 @@ final class VerbsBtlModule implements BtlModule {
         return true;
     }
 
+    /**
+     * RPUT: writes {@code local} into the peer's exposed buffer with RDMA WRITE. Native data is
+     * registered in blocks of {@code btl_verbs_rdma_pipeline_frag_size}, each written as soon as
+     * it is registered; heap data, which cannot be registered, is copied into two registered
+     * bounce blocks in turn, one filling while the other is written. Returns when every write has
+     * completed, so a fragment sent next arrives after the data. Needs the connection up.
+     */
+    @Override
+    public boolean put(BtlEndpoint to, MemorySegment local, long remoteAddress, long remoteKey) {
+        VerbsEndpoint endpoint = (VerbsEndpoint) to;
+        if (endpoint.state != State.CONNECTED) {
+            return false;
+        }
+        long total = local.byteSize();
+        List<RegistrationCache.Entry<MemoryRegion>> used = new ArrayList<>();
+        if (local.isNative()) {
+            long block = settings.pipelineBlock() > 0 ? settings.pipelineBlock() : total;
+            for (long offset = 0; offset < total; offset += block) {
+                long length = Math.min(block, total - offset);
+                RegistrationCache.Entry<MemoryRegion> entry = registrations.acquire(local.asSlice(offset, length),
+                        Ibv.ACCESS_LOCAL_WRITE);
+                used.add(entry);
+                for (long piece = 0; piece < length; piece += MAX_RDMA_PIECE) {
+                    postWrite(endpoint, entry.registration().sge(local.address() + offset + piece,
+                            (int) Math.min(MAX_RDMA_PIECE, length - piece)), remoteAddress + offset + piece, remoteKey);
+                }
+            }
+        } else {
+            long block = settings.pipelineBlock() > 0 ? settings.pipelineBlock() : DEFAULT_BOUNCE_BLOCK;
+            if (bounce == null) {
+                bounce = pd.register(arena.allocate(2 * block, 64), Ibv.ACCESS_LOCAL_WRITE);
+            }
+            int half = 0;
+            for (long offset = 0; offset < total; offset += block, half ^= 1) {
+                while (writesPending > 1) {
+                    pollSends(); // the write out of this half, two blocks ago, must be done before refilling it
+                }
+                long length = Math.min(block, total - offset);
+                long at = bounce.address() + half * block;
+                MemorySegment.copy(local, offset, SoftVerbs.ALL, at, length);
+                postWrite(endpoint, bounce.sge(at, (int) length), remoteAddress + offset, remoteKey);
+            }
+        }
+        while (writesPending > 0) {
+            pollSends();
+        }
+        used.forEach(registrations::release);
+        endpoint.lastUsed = ++clock;
+        rputWrites++;
+        return true;
+    }
+
+    private void postWrite(VerbsEndpoint endpoint, Sge from, long remoteAddress, long remoteKey) {
+        while (endpoint.outstanding >= MAX_SEND_WR - 1) {
+            pollSends();
+        }
+        endpoint.qp.postSend(SendRequest.rdma(workId(KIND_WRITE, endpoint.rank, 0), Ibv.Opcode.RDMA_WRITE, List.of(from),
+                remoteAddress, (int) remoteKey));
+        endpoint.outstanding++;
+        writesPending++;
+    }
+
     // ---- progress --------------------------------------------------------------------------
 
     @Override
@@ -387,6 +477,8 @@ final class VerbsBtlModule implements BtlModule {
                 freeSendBuffers[freeCount++] = (int) (wc.wrId() & 0x0FFF_FFFF);
             } else if (kind == KIND_READ) {
                 readsPending--;
+            } else if (kind == KIND_WRITE) {
+                writesPending--;
             }
         }
         return n;
@@ -772,31 +864,48 @@ final class VerbsBtlModule implements BtlModule {
 
     // ---- counters and lifecycle ----------------------------------------------------------------
 
+    static final Counter CONNECTIONS_MADE = new Counter("btl_verbs_connections_made", "RC connections established");
+    static final Counter RECONNECTIONS = new Counter("btl_verbs_reconnections",
+            "connections made again to a peer torn down before");
+    static final Counter TEAR_DOWNS = new Counter("btl_verbs_tear_downs", "connections torn down (ACTS)");
+    static final Counter OPEN_CONNECTIONS = new Counter("btl_verbs_open_connections", "RC connections open now");
+    static final Counter PEAK_CONNECTIONS = new Counter("btl_verbs_peak_connections", "most RC connections open at once");
+    static final Counter CONNECTION_BYTES = new Counter("btl_verbs_connection_bytes",
+            "receive-buffer bytes one connection holds (receive_buffers x max_send_size)");
+    static final Counter CM_RESENDS = new Counter("btl_verbs_cm_resends", "connection-manager datagrams sent again");
+    static final Counter RGET = new Counter("btl_verbs_rget", "rendezvous messages read with RDMA READ");
+    static final Counter RPUT = new Counter("btl_verbs_rput", "rendezvous messages written with RDMA WRITE");
+    static final Counter REG_CACHE_HITS = new Counter("btl_verbs_reg_cache_hits", "registrations found in the cache");
+    static final Counter REG_CACHE_MISSES = new Counter("btl_verbs_reg_cache_misses", "registrations made");
+    static final Counter EXPOSE_FAILURES = new Counter("btl_verbs_expose_failures",
+            "rendezvous buffers that could not be registered");
+    static final Counter RNR_RETRIES = new Counter("btl_verbs_rnr_retries",
+            "sends retried after an RNR NAK (software device)");
+    static final Counter TRANSPORT_RETRIES = new Counter("btl_verbs_transport_retries",
+            "sends retried after a lost packet (software device)");
+    /** Every counter, in the order jmca-info lists them. */
+    static final List<Counter> COUNTERS = List.of(CONNECTIONS_MADE, RECONNECTIONS, TEAR_DOWNS, OPEN_CONNECTIONS,
+            PEAK_CONNECTIONS, CONNECTION_BYTES, CM_RESENDS, RGET, RPUT, REG_CACHE_HITS, REG_CACHE_MISSES,
+            EXPOSE_FAILURES, RNR_RETRIES, TRANSPORT_RETRIES);
+
     @Override
     public List<PerformanceVariable> performanceVariables() {
         List<PerformanceVariable> all = new ArrayList<>(List.of(
-                new PerformanceVariable("btl_verbs_connections_made", "RC connections established", () -> connectionsMade),
-                new PerformanceVariable("btl_verbs_reconnections", "connections made again to a peer torn down before",
-                        () -> reconnections),
-                new PerformanceVariable("btl_verbs_tear_downs", "connections torn down (ACTS)", () -> tearDowns),
-                new PerformanceVariable("btl_verbs_open_connections", "RC connections open now", () -> open),
-                new PerformanceVariable("btl_verbs_peak_connections", "most RC connections open at once",
-                        () -> peakConnections),
-                new PerformanceVariable("btl_verbs_connection_bytes",
-                        "receive-buffer bytes one connection holds (receive_buffers x max_send_size)",
-                        () -> (long) settings.receiveBuffers() * settings.maxSendSize()),
-                new PerformanceVariable("btl_verbs_cm_resends", "connection-manager datagrams sent again", () -> cmResends),
-                new PerformanceVariable("btl_verbs_rget", "rendezvous messages read with RDMA READ", () -> rgetReads),
-                new PerformanceVariable("btl_verbs_reg_cache_hits", "registrations found in the cache",
-                        registrations::hits),
-                new PerformanceVariable("btl_verbs_reg_cache_misses", "registrations made", registrations::misses),
-                new PerformanceVariable("btl_verbs_expose_failures", "rendezvous buffers that could not be registered",
-                        () -> exposeFailures)));
+                CONNECTIONS_MADE.readBy(() -> connectionsMade),
+                RECONNECTIONS.readBy(() -> reconnections),
+                TEAR_DOWNS.readBy(() -> tearDowns),
+                OPEN_CONNECTIONS.readBy(() -> open),
+                PEAK_CONNECTIONS.readBy(() -> peakConnections),
+                CONNECTION_BYTES.readBy(() -> (long) settings.receiveBuffers() * settings.maxSendSize()),
+                CM_RESENDS.readBy(() -> cmResends),
+                RGET.readBy(() -> rgetReads),
+                RPUT.readBy(() -> rputWrites),
+                REG_CACHE_HITS.readBy(registrations::hits),
+                REG_CACHE_MISSES.readBy(registrations::misses),
+                EXPOSE_FAILURES.readBy(() -> exposeFailures)));
         if (device instanceof SoftVerbs soft) {
-            all.add(new PerformanceVariable("btl_verbs_rnr_retries", "sends retried after an RNR NAK",
-                    () -> soft.rnrRetries));
-            all.add(new PerformanceVariable("btl_verbs_transport_retries", "sends retried after a lost packet",
-                    () -> soft.transportRetries));
+            all.add(RNR_RETRIES.readBy(() -> soft.rnrRetries));
+            all.add(TRANSPORT_RETRIES.readBy(() -> soft.transportRetries));
         }
         return all;
     }

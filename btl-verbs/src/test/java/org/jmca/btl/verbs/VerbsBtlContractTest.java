@@ -8,6 +8,7 @@ import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
 import org.jmca.mca.PerformanceVariable;
+import org.jmca.mca.btl.BtlEndpoint;
 import org.jmca.mca.btl.BtlModule;
 import org.jmca.mca.contract.BtlContractTest;
 import org.junit.jupiter.api.AfterEach;
@@ -131,6 +132,47 @@ class VerbsBtlContractTest extends BtlContractTest {
             assertThat(counter(one, "btl_verbs_reg_cache_misses")).isEqualTo(8);
             assertThat(counter(one, "btl_verbs_reg_cache_hits")).isEqualTo(16);
             assertThat(counter(zero, "btl_verbs_reg_cache_hits")).isEqualTo(2);
+        }
+    }
+
+    @org.junit.jupiter.params.ParameterizedTest(name = "over the socket wire: {0}")
+    @org.junit.jupiter.params.provider.ValueSource(booleans = {false, true})
+    void heapAndNativeDataAreWrittenIntoAnExposedBufferWithRdmaAndAReadOnlyExposureRefusesIt(boolean socketWire) {
+        try (SoftFabric fabric = new SoftFabric(2, SoftFabric.settings(0, VictimPolicy.LRU), SoftFaults.NONE,
+                socketWire); Arena arena = Arena.ofShared()) {
+            VerbsBtlModule zero = fabric.modules.get(0);
+            VerbsBtlModule one = fabric.modules.get(1);
+            one.setReceiver((from, tag, memory, offset, length) -> { });
+            zero.setReceiver((from, tag, memory, offset, length) -> { });
+            BtlEndpoint toOne = fabric.endpoints.get(0).get(1);
+            progressUntil(fabric, () -> zero.send(toOne, (byte) 1, MemorySegment.ofArray(new byte[8]), MemorySegment.NULL));
+            progressUntil(fabric, () -> !zero.hasPendingSends());
+            int bytes = (1 << 20) + 1000; // 8 blocks and a bit: both bounce halves, several times
+            byte[] heap = new byte[bytes];
+            new java.util.Random(5).nextBytes(heap);
+            MemorySegment nativeSource = arena.allocate(bytes, 64).copyFrom(MemorySegment.ofArray(heap));
+            MemorySegment target = arena.allocate(bytes, 64);
+            for (MemorySegment source : List.of(MemorySegment.ofArray(heap), nativeSource)) {
+                target.fill((byte) 0);
+                long key = one.exposeForPut(target);
+                progressUntil(fabric, () -> zero.put(toOne, source, target.address(), key));
+                one.unexpose(key);
+                assertThat(target.mismatch(source)).as("written from %s memory", source.isNative() ? "native" : "heap")
+                        .isEqualTo(-1);
+            }
+            assertThat(counter(zero, "btl_verbs_rput")).isEqualTo(2);
+            long readOnly = one.exposeForGet(target);
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> zero.put(toOne, nativeSource, target.address(),
+                    readOnly)).hasMessageContaining("IBV_WC_REM_ACCESS_ERR");
+        }
+    }
+
+    @Test
+    void theModuleReportsExactlyTheCountersItsComponentDeclaresForJmcaInfo() {
+        try (SoftFabric fabric = new SoftFabric(2, SoftFabric.settings(0, VictimPolicy.LRU), SoftFaults.NONE)) {
+            assertThat(fabric.modules.get(0).performanceVariables()).extracting(PerformanceVariable::name)
+                    .containsExactlyElementsOf(new VerbsBtlComponent().counters().stream()
+                            .map(org.jmca.mca.Counter::name).toList());
         }
     }
 }

@@ -60,6 +60,10 @@ public final class JmcaInfo implements Callable<Integer> {
     @Option(names = "--all", description = "Show every parameter of every component (same as --param all all).")
     private boolean all;
 
+    @Option(names = "--pvars", description = "List the performance variables (counters) each component keeps while a"
+            + " job runs; a program reads them with MPI.performanceVariables().")
+    private boolean pvars;
+
     @Option(names = "--coll-comm-size", paramLabel = "N",
             description = "Show which coll component (and how it chooses its algorithm) serves each collective"
                     + " on a communicator of N ranks, as coll_base_verbose=1 reports it in a job.")
@@ -114,14 +118,51 @@ public final class JmcaInfo implements Callable<Integer> {
             List<Param<?>> shown = all || param != null ? selectParams(frameworks, maxLevel) : List.of();
             if (parsable) {
                 printParsable(frameworks, shown);
+                if (pvars || all) {
+                    printParsableCounters();
+                }
             } else {
                 printReport(frameworks, shown, maxLevel);
+            }
+            if ((pvars || all) && !parsable) {
+                printCounters();
             }
             if (collCommSize != null) {
                 printCollTable(frameworks, collCommSize);
             }
         }
         return 0;
+    }
+
+    /** One {@code mca:FW:COMP:pvar:NAME:description:TEXT} line per counter. */
+    private void printParsableCounters() {
+        for (Framework framework : Framework.values()) {
+            for (Component component : repository.components(framework)) {
+                for (org.jmca.mca.Counter counter : component.counters()) {
+                    out.println("mca:" + framework.id() + ":" + component.name() + ":pvar:" + counter.name()
+                            + ":description:" + oneLine(counter.description()));
+                }
+            }
+        }
+    }
+
+    /** Every component's counters, whether or not it would be selected. */
+    private void printCounters() {
+        out.println();
+        out.println("Performance variables (read in a job with MPI.performanceVariables()):");
+        boolean any = false;
+        for (Framework framework : Framework.values()) {
+            for (Component component : repository.components(framework)) {
+                for (org.jmca.mca.Counter counter : component.counters()) {
+                    out.printf("  %-36s [%s/%s] %s%n", counter.name(), framework.id(), component.name(),
+                            counter.description());
+                    any = true;
+                }
+            }
+        }
+        if (!any) {
+            out.println("  (none)");
+        }
     }
 
     /** The coll selection for a communicator of {@code size} ranks, as rank 0 of a job would make it. */

@@ -101,6 +101,34 @@ public interface BtlModule {
     }
 
     /**
+     * True if this module can write {@code bytes} bytes straight into a peer's native memory with
+     * {@link #put} — modules with {@link BtlProperties.Flag#PUT}. The layer above uses it when the
+     * receiver's buffer is native but the sender's data cannot be read by the receiver (RPUT).
+     */
+    default boolean canPut(long bytes) {
+        return false;
+    }
+
+    /**
+     * Makes {@code data} (native memory) writable by the peers' {@link #put} until
+     * {@link #unexpose}, and returns the key they must pass to it, or {@link #NOT_EXPOSED}.
+     */
+    default long exposeForPut(MemorySegment data) {
+        return NOT_EXPOSED;
+    }
+
+    /**
+     * Writes {@code local} (native or heap memory) into the peer's memory at {@code remoteAddress},
+     * exposed there under {@code remoteKey}; returns when the bytes are placed, so that a fragment
+     * sent after it arrives after them.
+     *
+     * @return false if it cannot write to this peer now (the caller then sends fragments instead)
+     */
+    default boolean put(BtlEndpoint to, MemorySegment local, long remoteAddress, long remoteKey) {
+        return false;
+    }
+
+    /**
      * This process's doorbell, which peers ring through {@link #notifyPeer}; null (the default)
      * when this module's peers cannot wake this process.
      */

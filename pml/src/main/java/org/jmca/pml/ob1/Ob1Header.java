@@ -23,17 +23,20 @@ import java.lang.foreign.MemorySegment;
  *  0 | send request id    (long) |           0 | receive request id (long) |
  *  8 | receive request id (long) |           8 | offset in message  (long) |
  * 16 | bytes wanted       (long) |          16 +---------------------------+ payload...
- * 24 +---------------------------+
+ * 24 | address for PUT    (long) |  0: none
+ * 32 | key for PUT        (long) |
+ * 40 +---------------------------+
  *
- * FIN (receiver read the message itself)
- *  0 | send request id    (long) |
- *  8 +---------------------------+
+ * FIN (receiver read the message itself)    PUT_FIN (sender wrote the rest itself)
+ *  0 | send request id    (long) |           0 | receive request id (long) |
+ *  8 +---------------------------+           8 +---------------------------+
  * </pre>
  *
  * "Bytes wanted" is min(total length, receive buffer size): a truncating receiver asks only for
  * what it can hold, and the sender stops there. A RNDV with an address lets a receiver whose BTL
  * can GET read the whole message itself (RGET) and answer with FIN instead of ACK: the sender is
- * done without sending anything more.
+ * done without sending anything more. An ACK with an address lets a sender whose BTL can PUT
+ * write the rest straight into the receiver's buffer (RPUT) and say so with PUT_FIN.
  */
 final class Ob1Header {
     static final byte TAG_MATCH = 1;
@@ -41,10 +44,11 @@ final class Ob1Header {
     static final byte TAG_ACK = 3;
     static final byte TAG_FRAG = 4;
     static final byte TAG_FIN = 5;
+    static final byte TAG_PUT_FIN = 6;
 
     static final int MATCH_LENGTH = 16;
     static final int RNDV_LENGTH = 48;
-    static final int ACK_LENGTH = 24;
+    static final int ACK_LENGTH = 40;
     static final int FRAG_LENGTH = 16;
     static final int FIN_LENGTH = 8;
 
@@ -89,16 +93,19 @@ final class Ob1Header {
     }
 
     /** Writes an ACK header into {@code h} of exactly {@link #ACK_LENGTH} bytes. */
-    static MemorySegment writeAck(MemorySegment h, long sendId, long recvId, long wanted) {
+    static MemorySegment writeAck(MemorySegment h, long sendId, long recvId, long wanted, long putAddress,
+                                  long putKey) {
         h.set(JAVA_LONG_UNALIGNED, 0, sendId);
         h.set(JAVA_LONG_UNALIGNED, 8, recvId);
         h.set(JAVA_LONG_UNALIGNED, 16, wanted);
+        h.set(JAVA_LONG_UNALIGNED, 24, putAddress);
+        h.set(JAVA_LONG_UNALIGNED, 32, putKey);
         return h;
     }
 
-    /** Writes a FIN header into {@code h} of exactly {@link #FIN_LENGTH} bytes. */
-    static MemorySegment writeFin(MemorySegment h, long sendId) {
-        h.set(JAVA_LONG_UNALIGNED, 0, sendId);
+    /** Writes a FIN (or PUT_FIN) header into {@code h} of exactly {@link #FIN_LENGTH} bytes. */
+    static MemorySegment writeFin(MemorySegment h, long requestId) {
+        h.set(JAVA_LONG_UNALIGNED, 0, requestId);
         return h;
     }
 
@@ -137,7 +144,7 @@ final class Ob1Header {
         return f.get(JAVA_LONG_UNALIGNED, at + KEY);
     }
 
-    /** Field {@code index} (0, 1, 2) of an ACK, FRAG or FIN header, all made of longs. */
+    /** Field {@code index} (from 0) of an ACK, FRAG, FIN or PUT_FIN header, all made of longs. */
     static long longField(MemorySegment f, long at, int index) {
         return f.get(JAVA_LONG_UNALIGNED, at + 8L * index);
     }

@@ -31,6 +31,11 @@ public final class Ob1PmlComponent implements PmlComponent {
     }
 
     @Override
+    public java.util.List<org.jmca.mca.Counter> counters() {
+        return Ob1PmlModule.COUNTERS;
+    }
+
+    @Override
     public PmlModule createModule(PmlEnvironment environment) {
         Ob1PmlModule module = new Ob1PmlModule(environment);
         if (verbose.get() > 0) {

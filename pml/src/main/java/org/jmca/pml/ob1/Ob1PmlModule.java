@@ -8,6 +8,7 @@ import java.util.List;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.collections.Long2ObjectHashMap;
 import org.jmca.mca.BulkCopy;
+import org.jmca.mca.Counter;
 import org.jmca.mca.McaException;
 import org.jmca.mca.PerformanceVariable;
 import org.jmca.mca.btl.BtlEndpoint;
@@ -36,6 +37,10 @@ import org.jmca.mca.progress.ProgressEngine;
  *       application is computing, and one read by the helper frees both sides (the asynchronous
  *       rendezvous). After sending a RNDV the sender rings the peer's doorbell, which wakes the
  *       peer's helper if the peer armed it.</li>
+ *   <li><b>RPUT</b>: otherwise, a receiver whose buffer is native, over a BTL that can PUT,
+ *       puts the buffer's address in its ACK; the sender writes the rest into it (from any
+ *       memory: the BTL copies heap data through registered blocks) and answers PUT_FIN. If
+ *       the BTL cannot write now the sender streams fragments as usual.</li>
  * </ul>
  * Work that a BTL refuses (back-pressure) waits in a per-peer FIFO, so one sender's fragments
  * leave in order; the receiver checks per-peer sequence numbers all the same and holds early
@@ -69,6 +74,7 @@ final class Ob1PmlModule implements PmlModule {
     private MatchContext lastContext;
     /** Counters (performance variables), written by the thread that owns progress. */
     private long rgets;
+    private long rputs;
     private long asyncRendezvous;
     private long notificationsSent;
 
@@ -233,12 +239,34 @@ final class Ob1PmlModule implements PmlModule {
         });
     }
 
-    private void sendAck(int dest, long sendId, long recvId, long wanted) {
+    private void sendAck(int dest, long sendId, long recvId, long wanted, long putAddress, long putKey) {
         enqueue(dest, () -> {
             Route route = routes[dest];
             return route.btl().send(route.endpoint(), Ob1Header.TAG_ACK,
-                    Ob1Header.writeAck(ackHeader, sendId, recvId, wanted), EMPTY);
+                    Ob1Header.writeAck(ackHeader, sendId, recvId, wanted, putAddress, putKey), EMPTY);
         });
+    }
+
+    /**
+     * RPUT: writes what the receiver still wants straight into its buffer, then tells it with
+     * PUT_FIN; streams fragments instead if the BTL cannot write now.
+     */
+    private boolean putRendezvous(Ob1SendRequest request, long address, long key) {
+        Route route = request.route;
+        if (request.sent < request.wanted) {
+            if (!route.btl().put(route.endpoint(), request.data.asSlice(request.sent, request.wanted - request.sent),
+                    address + request.sent, key)) {
+                return streamFragments(request);
+            }
+            request.sent = request.wanted;
+            rputs++;
+        }
+        if (!route.btl().send(route.endpoint(), Ob1Header.TAG_PUT_FIN, Ob1Header.writeFin(finHeader, request.recvId),
+                EMPTY)) {
+            return false;
+        }
+        completeRendezvous(request);
+        return true;
     }
 
     /** Runs the work now if the peer's queue is empty, else queues it behind what waits. */
@@ -305,6 +333,7 @@ final class Ob1PmlModule implements PmlModule {
             case Ob1Header.TAG_ACK -> onAck(memory, at);
             case Ob1Header.TAG_FRAG -> onFrag(memory, at, length);
             case Ob1Header.TAG_FIN -> onFin(memory, at);
+            case Ob1Header.TAG_PUT_FIN -> onPutFin(memory, at);
             default -> throw new McaException("pml/ob1: rank " + rank + " got a fragment with unknown tag " + kind
                     + " from rank " + from.rank());
         }
@@ -376,13 +405,20 @@ final class Ob1PmlModule implements PmlModule {
             return;
         }
         long recvId = 0;
+        long putAddress = 0;
         if (request.received >= request.wanted) {
             request.completeDelivered();
         } else {
             recvId = nextRequestId++;
             awaitingFrags.put(recvId, request);
+            // The sender's data could not be read from here: let it write the rest into the buffer.
+            boolean onHelper = progress.onHelperThread();
+            if (request.buffer.isNative() && (onHelper ? route.canPut() : route.btl().canPut(request.wanted))) {
+                request.putKey = route.btl().exposeForPut(request.buffer.asSlice(0, request.wanted));
+                putAddress = request.putKey != BtlModule.NOT_EXPOSED ? request.buffer.address() : 0;
+            }
         }
-        sendAck(source, sendId, recvId, request.wanted);
+        sendAck(source, sendId, recvId, request.wanted, putAddress, request.putKey);
     }
 
     private void onAck(MemorySegment memory, long at) {
@@ -393,11 +429,34 @@ final class Ob1PmlModule implements PmlModule {
         }
         request.recvId = Ob1Header.longField(memory, at, 1);
         request.wanted = Ob1Header.longField(memory, at, 2);
+        long putAddress = Ob1Header.longField(memory, at, 3);
+        long putKey = Ob1Header.longField(memory, at, 4);
         if (request.sent >= request.wanted) {
             completeRendezvous(request);
+        } else if (putAddress != 0) {
+            enqueue(request.dest, () -> putRendezvous(request, putAddress, putKey));
         } else {
             enqueue(request.dest, () -> streamFragments(request));
         }
+    }
+
+    private void onPutFin(MemorySegment memory, long at) {
+        long recvId = Ob1Header.longField(memory, at, 0);
+        Ob1RecvRequest request = awaitingFrags.remove(recvId);
+        if (request == null) {
+            throw new McaException("pml/ob1: rank " + rank + " got a PUT_FIN for unknown receive " + recvId);
+        }
+        request.received = request.wanted;
+        completeReceive(request);
+    }
+
+    /** A rendezvous receive has every byte: what was exposed for the sender's PUT may go. */
+    private void completeReceive(Ob1RecvRequest request) {
+        if (request.putKey != BtlModule.NOT_EXPOSED) {
+            routes[request.matchedSource].btl().unexpose(request.putKey);
+            request.putKey = BtlModule.NOT_EXPOSED;
+        }
+        request.completeDelivered();
     }
 
     private void onFin(MemorySegment memory, long at) {
@@ -421,7 +480,7 @@ final class Ob1PmlModule implements PmlModule {
         request.received += length;
         if (request.received >= request.wanted) {
             awaitingFrags.remove(recvId);
-            request.completeDelivered();
+            completeReceive(request);
         }
     }
 
@@ -464,16 +523,19 @@ final class Ob1PmlModule implements PmlModule {
         return false;
     }
 
+    static final Counter RGET = new Counter("pml_ob1_rget", "rendezvous messages this process read itself (RGET)");
+    static final Counter RPUT = new Counter("pml_ob1_rput",
+            "rendezvous messages this process wrote into the receiver's buffer itself (RPUT)");
+    static final Counter ASYNC_RENDEZVOUS = new Counter("pml_ob1_async_rendezvous",
+            "rendezvous messages the helper thread read while the application computed");
+    static final Counter NOTIFICATIONS_SENT = new Counter("pml_ob1_notifications_sent",
+            "doorbells rung at peers after a rendezvous start");
+    static final List<Counter> COUNTERS = List.of(RGET, RPUT, ASYNC_RENDEZVOUS, NOTIFICATIONS_SENT);
+
     @Override
     public List<PerformanceVariable> performanceVariables() {
-        return List.of(
-                new PerformanceVariable("pml_ob1_rget", "rendezvous messages this process read itself (RGET)",
-                        () -> rgets),
-                new PerformanceVariable("pml_ob1_async_rendezvous",
-                        "rendezvous messages the helper thread read while the application computed",
-                        () -> asyncRendezvous),
-                new PerformanceVariable("pml_ob1_notifications_sent",
-                        "doorbells rung at peers after a rendezvous start", () -> notificationsSent));
+        return List.of(RGET.readBy(() -> rgets), RPUT.readBy(() -> rputs), ASYNC_RENDEZVOUS.readBy(() -> asyncRendezvous),
+                NOTIFICATIONS_SENT.readBy(() -> notificationsSent));
     }
 
     @Override

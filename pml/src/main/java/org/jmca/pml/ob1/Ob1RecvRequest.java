@@ -17,6 +17,8 @@ final class Ob1RecvRequest extends Ob1Request {
     long total;
     long wanted;
     long received;
+    /** The BTL's key for the buffer while a sender may write into it (RPUT), else NOT_EXPOSED. */
+    long putKey = org.jmca.mca.btl.BtlModule.NOT_EXPOSED;
 
     private PmlStatus status;
     private boolean matched;

@@ -10,9 +10,10 @@ import org.jmca.mca.btl.BtlProperties;
 /**
  * The way to one peer: the BTL endpoint its traffic takes, chosen as Open MPI's bml/r2 chooses:
  * among the modules that reach the peer, the highest exclusivity; among those, the lowest latency,
- * then the highest bandwidth. {@code canGet}: the BTL can read the peer's memory (at any size).
+ * then the highest bandwidth. {@code canGet}, {@code canPut}: the BTL can read, or write, the
+ * peer's memory (at any size).
  */
-record Route(BtlEndpoint endpoint, long eagerLimit, long maxSendSize, boolean canGet) {
+record Route(BtlEndpoint endpoint, long eagerLimit, long maxSendSize, boolean canGet, boolean canPut) {
 
     BtlModule btl() {
         return endpoint.module();
@@ -26,7 +27,8 @@ record Route(BtlEndpoint endpoint, long eagerLimit, long maxSendSize, boolean ca
                         .reversed());
         return candidates.stream().min(best).map(e -> {
             BtlProperties p = e.module().properties();
-            return new Route(e, p.eagerLimit(), p.maxSendSize(), p.flags().contains(BtlProperties.Flag.GET));
+            return new Route(e, p.eagerLimit(), p.maxSendSize(), p.flags().contains(BtlProperties.Flag.GET),
+                    p.flags().contains(BtlProperties.Flag.PUT));
         });
     }
 }

@@ -56,12 +56,23 @@ class JmcaInfoCommandTest {
     }
 
     @Test
+    void pvarsListsTheCountersOfEveryComponentBeforeAnyJobRuns() {
+        Jmca.Result result = jmca().run("jmca-info", "--pvars");
+        assertThat(result.status()).as(result.err()).isZero();
+        assertThat(result.out()).contains("Performance variables (read in a job with MPI.performanceVariables()):");
+        assertThat(result.out()).containsPattern("btl_verbs_tear_downs +\\[btl/verbs\\] connections torn down \\(ACTS\\)");
+        assertThat(result.out()).containsPattern("btl_verbs_reg_cache_hits +\\[btl/verbs\\] registrations found");
+        assertThat(result.out()).containsPattern("pml_ob1_rput +\\[pml/ob1\\] ");
+    }
+
+    @Test
     void parsableOutputHoldsMachineReadableLinesOnly() {
         Jmca.Result result = jmca().withExamplePlugin().run("jmca-info", "--all", "--level", "9", "--parsable");
         assertThat(result.status()).as(result.err()).isZero();
         assertThat(result.outLines()).isNotEmpty()
                 .allMatch(line -> line.matches("mca:[a-z]+:[a-z0-9_]+:[a-z_]+:.*"), "mca:FW:COMP:FIELD:... lines");
         assertThat(result.outLines()).contains(
+                "mca:btl:verbs:pvar:btl_verbs_tear_downs:description:connections torn down (ACTS)",
                 "mca:progress:polling:status:selected",
                 "mca:progress:polling:param:progress_polling_wait_strategy:value:auto",
                 "mca:progress:polling:param:progress_polling_wait_strategy:source:default",

@@ -60,4 +60,18 @@ class VerbsJobsTest {
         assertThat(result.status()).as("status; stderr: %s", result.err()).isZero();
         assertThat(result.out()).contains("PASS");
     }
+
+    /**
+     * The rendezvous messages (10 sizes above the eager limit) of the round where both buffers are
+     * direct are read by the receiver (RGET); those of the round from a heap array into a direct
+     * buffer are written by the sender (RPUT), on one host and over the wire.
+     */
+    @ParameterizedTest(name = "wire={0}")
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"auto", "socket"})
+    void rendezvousFromNativeMemoryIsReadAndIntoNativeMemoryIsWritten(String wire) {
+        Jmca.Result result = new Jmca(home).mpirun(2, "MixedSizesPair", List.of("--mca", "btl", "self,verbs",
+                "--mca", "btl_verbs_device", "soft", "--mca", "btl_verbs_soft_wire", wire));
+        assertThat(result.status()).as("status; stderr: %s", result.err()).isZero();
+        assertThat(result.outLines()).contains("rank 0 rendezvous rget=0 rput=10", "rank 1 rendezvous rget=10 rput=0");
+    }
 }
