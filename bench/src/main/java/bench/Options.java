@@ -10,7 +10,8 @@ import java.util.List;
  * The OSU micro-benchmarks' options: {@code -m [MIN:]MAX} message sizes, {@code -i N} iterations,
  * {@code -x N} warm-up iterations, {@code -W N} window (bandwidth), {@code -f} full statistics
  * (collectives: minimum, maximum and iterations next to the average), and JMCA's additions:
- * {@code -b array|direct} for the buffer kind ({@code byte[]} or a direct buffer) and {@code -J}
+ * {@code -b array|direct|array-to-direct} for the buffer kind ({@code byte[]} or a direct
+ * buffer; the last: the sender's a {@code byte[]}, the receiver's direct, for ob1's RPUT) and {@code -J}
  * for an extended JIT warm-up before measuring (untimed calls until the JIT is quiet; without it
  * a benchmark warms up exactly as OSU does, with {@code -x} calls, as an application would).
  *
@@ -18,7 +19,7 @@ import java.util.List;
  * {@link #warmupLarge} times; {@code -i} and {@code -x} set both the small and the large count.
  */
 record Options(long minSize, long maxSize, int iterations, int warmup, int window, boolean direct, boolean full,
-        int iterationsLarge, int warmupLarge, boolean jitWarmup) {
+        int iterationsLarge, int warmupLarge, boolean jitWarmup, boolean receiverDirect) {
 
     /** OSU's LARGE_MESSAGE_SIZE: above it, the large iteration counts apply. */
     static final long LARGE_MESSAGE_SIZE = 8192;
@@ -36,7 +37,7 @@ record Options(long minSize, long maxSize, int iterations, int warmup, int windo
 
     /** Options without -f and without separate large-message counts (the point-to-point tests). */
     Options(long minSize, long maxSize, int iterations, int warmup, int window, boolean direct) {
-        this(minSize, maxSize, iterations, warmup, window, direct, false, iterations, warmup, false);
+        this(minSize, maxSize, iterations, warmup, window, direct, false, iterations, warmup, false, direct);
     }
 
     static Options parse(String[] args, long defaultMax, int defaultIterations, int defaultWarmup) {
@@ -52,6 +53,7 @@ record Options(long minSize, long maxSize, int iterations, int warmup, int windo
         int warmupLarge = defaults.warmupLarge();
         int window = 64;
         boolean direct = false;
+        boolean receiverDirect = false;
         boolean full = false;
         boolean jitWarmup = false;
         for (int i = 0; i < args.length; i++) {
@@ -83,16 +85,18 @@ record Options(long minSize, long maxSize, int iterations, int warmup, int windo
                 }
                 case "-b" -> {
                     String kind = require(value, "-b");
-                    if (!kind.equals("array") && !kind.equals("direct")) {
-                        throw new IllegalArgumentException("-b " + kind + ": the buffer kind is array or direct");
+                    if (!List.of("array", "direct", "array-to-direct").contains(kind)) {
+                        throw new IllegalArgumentException("-b " + kind
+                                + ": the buffer kind is array, direct or array-to-direct");
                     }
                     direct = kind.equals("direct");
+                    receiverDirect = !kind.equals("array");
                     i++;
                 }
                 case "-f" -> full = true;
                 case "-J" -> jitWarmup = true;
                 default -> throw new IllegalArgumentException("unknown option " + args[i]
-                        + "; options: -m [MIN:]MAX -i ITERATIONS -x WARMUP -W WINDOW -f -b array|direct -J");
+                        + "; options: -m [MIN:]MAX -i ITERATIONS -x WARMUP -W WINDOW -f -b array|direct|array-to-direct -J");
             }
         }
         if (min < 0 || max < min || max > Integer.MAX_VALUE || iterations < 1 || warmup < 0 || window < 1
@@ -101,7 +105,7 @@ record Options(long minSize, long maxSize, int iterations, int warmup, int windo
                     + warmup + ", window " + window + " are not a valid combination");
         }
         return new Options(min, max, iterations, warmup, window, direct, full, iterationsLarge, warmupLarge,
-                jitWarmup);
+                jitWarmup, receiverDirect);
     }
 
     private static String require(String value, String option) {

@@ -19,11 +19,14 @@ public final class OsuBw {
         Options options = Options.parse(args, 1 << 22, 100, 10);
         int rank = MPI.COMM_WORLD.getRank();
         if (rank == 0) {
-            System.out.println(Report.title("OSU MPI Bandwidth Test", options.direct()));
+            System.out.println(options.receiverDirect() && !options.direct()
+                    ? "# OSU MPI Bandwidth Test (Java, byte[] to direct buffers)"
+                    : Report.title("OSU MPI Bandwidth Test", options.direct()));
             System.out.println(Report.header(Report.BANDWIDTH));
         }
         int max = (int) Math.max(1, options.maxSize());
-        Buffer buffer = options.direct() ? MPI.newByteBuffer(max) : ByteBuffer.wrap(new byte[max]);
+        boolean direct = rank == 0 ? options.direct() : options.receiverDirect();
+        Buffer buffer = direct ? MPI.newByteBuffer(max) : ByteBuffer.wrap(new byte[max]);
         Request[] requests = new Request[options.window()];
         byte[] ack = new byte[4];
         if (options.jitWarmup()) {

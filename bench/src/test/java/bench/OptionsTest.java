@@ -17,6 +17,15 @@ class OptionsTest {
     }
 
     @Test
+    void arrayToDirectGivesTheSenderAnArrayAndTheReceiverADirectBuffer() {
+        Options o = Options.parse(new String[] {"-b", "array-to-direct"}, 1 << 22, 10_000, 1_000);
+        assertThat(o.direct()).isFalse();
+        assertThat(o.receiverDirect()).isTrue();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Options.parse(new String[] {"-b", "mixed"}, 8, 1, 0))
+                .hasMessageContaining("-b mixed: the buffer kind is array, direct or array-to-direct");
+    }
+
+    @Test
     void aSingleSizeIsTheMaximumAndDefaultsFillTheRest() {
         Options o = Options.parse(new String[] {"-m", "4096"}, 1 << 22, 10_000, 1_000);
         assertThat(o).isEqualTo(new Options(0, 4096, 10_000, 1_000, 64, false));
@@ -45,7 +54,7 @@ class OptionsTest {
     void fullStatisticsIsAFlagAndTheRestKeepsItsValue() {
         Options o = Options.parse(new String[] {"-f", "-m", "4:64", "-b", "direct"}, Options.Defaults.COLLECTIVE);
         assertThat(o.full()).isTrue();
-        assertThat(o).isEqualTo(new Options(4, 64, 1000, 200, 64, true, true, 100, 10, false));
+        assertThat(o).isEqualTo(new Options(4, 64, 1000, 200, 64, true, true, 100, 10, false, true));
         assertThat(Options.parse(new String[0], Options.Defaults.COLLECTIVE).full()).isFalse();
     }
 
@@ -53,13 +62,13 @@ class OptionsTest {
     void extendedJitWarmupIsOnlyOnRequest() {
         assertThat(Options.parse(new String[0], Options.Defaults.COLLECTIVE).jitWarmup()).isFalse();
         assertThat(Options.parse(new String[] {"-J", "-m", "8:8"}, Options.Defaults.COLLECTIVE))
-                .isEqualTo(new Options(8, 8, 1000, 200, 64, false, false, 100, 10, true));
+                .isEqualTo(new Options(8, 8, 1000, 200, 64, false, false, 100, 10, true, false));
     }
 
     @Test
     void collectiveDefaultsAreOsus() {
         Options o = Options.parse(new String[0], Options.Defaults.COLLECTIVE);
-        assertThat(o).isEqualTo(new Options(1, 1 << 20, 1000, 200, 64, false, false, 100, 10, false));
+        assertThat(o).isEqualTo(new Options(1, 1 << 20, 1000, 200, 64, false, false, 100, 10, false, false));
         assertThat(o.iterations(8192)).isEqualTo(1000);
         assertThat(o.warmup(8192)).isEqualTo(200);
         assertThat(o.iterations(8193)).isEqualTo(100);
