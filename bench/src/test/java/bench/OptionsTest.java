@@ -45,7 +45,7 @@ class OptionsTest {
     @Test
     void rejectsWhatItCannotRead() {
         assertThatThrownBy(() -> Options.parse(new String[] {"-q"}, 1, 1, 1)).hasMessageContaining("unknown option -q");
-        assertThatThrownBy(() -> Options.parse(new String[] {"-b", "heap"}, 1, 1, 1)).hasMessageContaining("array or direct");
+        assertThatThrownBy(() -> Options.parse(new String[] {"-b", "heap"}, 1, 1, 1)).hasMessageContaining("array, direct or array-to-direct");
         assertThatThrownBy(() -> Options.parse(new String[] {"-m", "64:8"}, 1, 1, 1)).hasMessageContaining("not a valid");
         assertThatThrownBy(() -> Options.parse(new String[] {"-i"}, 1, 1, 1)).hasMessageContaining("-i needs a value");
     }
