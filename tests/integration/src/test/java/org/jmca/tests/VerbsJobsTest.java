@@ -41,6 +41,7 @@ class VerbsJobsTest {
         "8, RandomStress,       2, lru-m, 0,   2000, auto",
         "4, RandomStress,       2, lru,   0.2, 2000, auto",
         "4, Collectives,        2, lru-m, 0.2, '', auto",
+        "6, OneAllreduce,       2, lru,   0,   100000, auto",
         "2, MixedSizesPair,     0, lru,   0,   '', socket",
         "4, Semantics,          0, lru,   0,   '', socket",
         "4, Collectives,        1, lru-m, 0,   '', socket",
