@@ -9,6 +9,7 @@ module org.jmca.mca {
     exports org.jmca.mca.pml;
     exports org.jmca.mca.coll;
     exports org.jmca.mca.progress;
+    exports org.jmca.mca.gm;
 
     uses org.jmca.mca.Component;
 }

@@ -1,0 +1,513 @@
+package org.jmca.btl.gm;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.jmca.btl.base.CrossMemory;
+import org.jmca.btl.base.SharedRing;
+import org.jmca.mca.gm.GmEvent;
+import org.jmca.mca.gm.GmException;
+import org.jmca.mca.gm.GmPort;
+import org.jmca.mca.gm.GmPriority;
+import org.jmca.mca.gm.GmStatus;
+
+/**
+ * A GM port on the emulated GM NIC: the semantics of {@link GmPort} kept between the processes
+ * of a job on one host. Each port is a file in the fabric's directory (mode 0600) holding a
+ * header and one inbound ring per sending node, the wire. The NIC's work happens in the owner's
+ * {@link #receive} calls, as in a NIC without its own processor:
+ *
+ * <ul>
+ * <li>a send puts a packet on the target's ring: the message itself when it is short, else its
+ *     address, from which the target's NIC reads it ({@code process_vm_readv}) once a buffer of
+ *     its size and priority is there, as an NIC's DMA would;
+ * <li>a message without such a buffer waits at the target, and so does everything the same
+ *     sender sent after it at that priority (GM's order); the sender's token stays taken;
+ * <li>once placed, the target acknowledges; the sender's {@link #receive} then runs its callback
+ *     and its token is back;
+ * <li>a directed send is a packet too, in order with the sends of its priority: the target
+ *     checks that its registered memory holds the range, reads the data from the sender and
+ *     acknowledges, or rejects it.
+ * </ul>
+ *
+ * Registration costs {@code registrationBaseNanos + pages x registrationNanosPerPage} of the
+ * caller's time (a model of pinning and of the NIC's page-table update), so that pipelined
+ * registration has something to hide.
+ */
+public final class EmulatedGmPort implements GmPort {
+    static final byte MESSAGE = 1;
+    static final byte DIRECTED = 2;
+    static final byte ACK = 3;
+    /** Messages up to this length travel in the packet; longer ones are read from the sender. */
+    static final int INLINE_LIMIT = 4096;
+    private static final long MAGIC = 0x4a4d43412d474d31L;
+    private static final int HEADER = 64;
+    private static final long PAGE = 4096;
+    private static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
+    private static final MemorySegment ALL = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
+
+    /** What the NIC is given when the port opens. */
+    public record Settings(int ringCapacity, int sendTokens, int receiveTokens, long registrationBaseNanos,
+                           long registrationNanosPerPage) {
+        public Settings {
+            SharedRing.checkCapacity(ringCapacity);
+            if (sendTokens < 1 || receiveTokens < 1) {
+                throw new IllegalArgumentException("sendTokens=" + sendTokens + " and receiveTokens=" + receiveTokens
+                        + " must be positive");
+            }
+        }
+    }
+
+    private final Path fabric;
+    private final int node;
+    private final int nodes;
+    private final int port;
+    private final Settings settings;
+    private final Arena arena = Arena.ofShared();
+    private final Path path;
+    private final MemorySegment file;
+    private final SharedRing[] inbound;
+    private final SharedRing.Handler[] handlers;
+    private final Peer[] peers;
+    private final CrossMemory crossMemory;
+    private final List<long[]> registered = new ArrayList<>();
+    private final Map<ProvidedKey, ArrayDeque<Provided>> provided = new HashMap<>();
+    /** Per sender node and priority: what arrived and cannot be placed yet, in order. */
+    private final ArrayDeque<Arrival>[][] held;
+    private final ArrayDeque<GmEvent.Received> events = new ArrayDeque<>();
+    private final Map<Long, Outstanding> outstanding = new HashMap<>();
+    private final ArrayDeque<Runnable> callbacks = new ArrayDeque<>();
+    private int sendTokens;
+    private int receiveTokens;
+    private long nextSendId = 1;
+    private boolean closed;
+
+    private record ProvidedKey(int size, GmPriority priority) {
+    }
+
+    private record Provided(MemorySegment buffer, int tag) {
+    }
+
+    /** A packet that could not be carried out when it arrived: a copy of it. */
+    private record Arrival(byte kind, long sendId, long word, MemorySegment payload) {
+    }
+
+    private record Outstanding(int targetNode, SendCallback callback) {
+    }
+
+    /** Another port as this one sees it: its file, the ring into it, what waits for room there. */
+    private static final class Peer {
+        final MemorySegment file;
+        final SharedRing ring;
+        final long pid;
+        final ArrayDeque<Object[]> backlog = new ArrayDeque<>();
+
+        Peer(MemorySegment file, SharedRing ring) {
+            this.file = file;
+            this.ring = ring;
+            this.pid = file.get(ValueLayout.JAVA_LONG, 8);
+        }
+
+        boolean open() {
+            return (int) INT.getAcquire(file, 28L) == 1;
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private EmulatedGmPort(Path fabric, int node, int nodes, int port, Settings settings) {
+        this.fabric = fabric;
+        this.node = node;
+        this.nodes = nodes;
+        this.port = port;
+        this.settings = settings;
+        this.sendTokens = settings.sendTokens();
+        this.receiveTokens = settings.receiveTokens();
+        this.path = pathOf(fabric, node);
+        this.file = create(path, bytesFor(nodes, settings.ringCapacity()));
+        this.inbound = new SharedRing[nodes + 1];
+        this.handlers = new SharedRing.Handler[nodes + 1];
+        this.held = new ArrayDeque[nodes + 1][2];
+        for (int from = 1; from <= nodes; from++) {
+            inbound[from] = ring(file, from, settings.ringCapacity());
+            int sender = from;
+            handlers[from] = (kind, data, offset, length) -> onPacket(sender, kind,
+                    data.get(ValueLayout.JAVA_LONG_UNALIGNED, offset), data.get(ValueLayout.JAVA_LONG_UNALIGNED, offset + 8),
+                    data.asSlice(offset + 16, length - 16));
+            held[from][0] = new ArrayDeque<>();
+            held[from][1] = new ArrayDeque<>();
+        }
+        this.peers = new Peer[nodes + 1];
+        this.crossMemory = new CrossMemory(arena);
+    }
+
+    /**
+     * Opens node {@code node}'s port (nodes are 1..{@code nodes}, one port each) in the fabric
+     * directory the job's processes share.
+     */
+    public static EmulatedGmPort open(Path fabric, int node, int nodes, int port, Settings settings) {
+        String why = CrossMemory.probe();
+        if (why != null) {
+            throw new GmException("the emulated GM NIC reads long messages from the sender's memory: " + why);
+        }
+        if (node < 1 || node > nodes) {
+            throw new GmException("node id " + node + " is outside 1.." + nodes);
+        }
+        return new EmulatedGmPort(fabric, node, nodes, port, settings);
+    }
+
+    @Override
+    public int nodeId() {
+        return node;
+    }
+
+    @Override
+    public int portId() {
+        return port;
+    }
+
+    @Override
+    public int sendTokens() {
+        return sendTokens;
+    }
+
+    @Override
+    public int receiveTokens() {
+        return receiveTokens;
+    }
+
+    // ---- memory registration ----------------------------------------------------------------
+
+    @Override
+    public void register(MemorySegment memory) {
+        if (!memory.isNative()) {
+            throw new GmException("gm_register_memory: only native memory can be registered, not " + memory);
+        }
+        long pages = (memory.byteSize() + PAGE - 1) / PAGE;
+        long until = System.nanoTime() + settings.registrationBaseNanos() + pages * settings.registrationNanosPerPage();
+        while (System.nanoTime() < until) {
+            Thread.onSpinWait(); // the modelled cost of pinning and of the NIC's page table
+        }
+        registered.add(new long[] {memory.address(), memory.byteSize()});
+    }
+
+    @Override
+    public void deregister(MemorySegment memory) {
+        for (int i = 0; i < registered.size(); i++) {
+            long[] region = registered.get(i);
+            if (region[0] == memory.address() && region[1] == memory.byteSize()) {
+                registered.remove(i);
+                return;
+            }
+        }
+        throw new GmException("gm_deregister_memory: " + memory + " was not registered");
+    }
+
+    private boolean isRegistered(long address, long length) {
+        for (long[] region : registered) {
+            if (address >= region[0] && length >= 0 && address + length <= region[0] + region[1]) {
+                return true;
+            }
+        }
+        return length == 0;
+    }
+
+    private void requireRegistered(String call, MemorySegment memory) {
+        if (!memory.isNative() || !isRegistered(memory.address(), memory.byteSize())) {
+            throw new GmException(call + ": " + memory + " is not in registered memory");
+        }
+    }
+
+    // ---- receiving ----------------------------------------------------------------------------
+
+    @Override
+    public void provideReceiveBuffer(MemorySegment buffer, int size, GmPriority priority, int tag) {
+        if (receiveTokens == 0) {
+            throw new GmException("gm_provide_receive_buffer: no receive token (all "
+                    + settings.receiveTokens() + " buffers are provided already)");
+        }
+        if (buffer.byteSize() < GmPort.maxLengthForSize(size)) {
+            throw new GmException("gm_provide_receive_buffer: " + buffer.byteSize() + " bytes cannot hold size class "
+                    + size + " (" + GmPort.maxLengthForSize(size) + " bytes)");
+        }
+        requireRegistered("gm_provide_receive_buffer", buffer);
+        receiveTokens--;
+        provided.computeIfAbsent(new ProvidedKey(size, priority), k -> new ArrayDeque<>())
+                .addLast(new Provided(buffer, tag));
+    }
+
+    @Override
+    public GmEvent receive() {
+        if (closed) {
+            throw new GmException("gm_receive: the port is closed");
+        }
+        for (int from = 1; from <= nodes; from++) {
+            inbound[from].poll(handlers[from]);
+        }
+        for (int from = 1; from <= nodes; from++) {
+            for (ArrayDeque<Arrival> queue : held[from]) {
+                while (!queue.isEmpty() && carryOut(from, queue.peekFirst())) {
+                    queue.removeFirst();
+                }
+            }
+        }
+        flushBacklogs();
+        while (!callbacks.isEmpty()) {
+            callbacks.pollFirst().run();
+        }
+        GmEvent.Received event = events.pollFirst();
+        if (event == null) {
+            return GmEvent.NONE;
+        }
+        receiveTokens++;
+        return event;
+    }
+
+    private void onPacket(int from, byte kind, long sendId, long word, MemorySegment payload) {
+        if (kind == ACK) {
+            Outstanding send = outstanding.remove(sendId);
+            if (send != null) {
+                sendTokens++;
+                GmStatus status = GmStatus.values()[(int) word];
+                callbacks.addLast(() -> send.callback().sent(status));
+            }
+            return;
+        }
+        ArrayDeque<Arrival> queue = held[from][priorityOf(word).ordinal()];
+        Arrival arrival = new Arrival(kind, sendId, word, payload);
+        if (queue.isEmpty() && carryOut(from, arrival)) {
+            return;
+        }
+        queue.addLast(new Arrival(kind, sendId, word, copy(payload))); // the ring's space is reused
+    }
+
+    /** Places a message, or carries out a directed send; false if the message has no buffer yet. */
+    private boolean carryOut(int from, Arrival arrival) {
+        Peer sender = peer(from);
+        if (arrival.kind() == DIRECTED) {
+            long target = arrival.payload().get(ValueLayout.JAVA_LONG_UNALIGNED, 0);
+            long source = arrival.payload().get(ValueLayout.JAVA_LONG_UNALIGNED, 8);
+            long length = arrival.payload().get(ValueLayout.JAVA_LONG_UNALIGNED, 16);
+            GmStatus status = GmStatus.SEND_REJECTED;
+            if (isRegistered(target, length)) {
+                crossMemory.read(sender.pid, source, ALL.asSlice(target, length));
+                status = GmStatus.SUCCESS;
+            }
+            acknowledge(from, arrival.sendId(), status);
+            return true;
+        }
+        int length = (int) arrival.word();
+        int size = (int) (arrival.word() >>> 32) & 0xFF;
+        GmPriority priority = priorityOf(arrival.word());
+        ArrayDeque<Provided> buffers = provided.get(new ProvidedKey(size, priority));
+        if (buffers == null || buffers.isEmpty()) {
+            return false;
+        }
+        Provided buffer = buffers.pollFirst();
+        if (length <= INLINE_LIMIT) {
+            MemorySegment.copy(arrival.payload(), 0, buffer.buffer(), 0, length);
+        } else {
+            crossMemory.read(sender.pid, arrival.payload().get(ValueLayout.JAVA_LONG_UNALIGNED, 0),
+                    buffer.buffer().asSlice(0, length));
+        }
+        events.addLast(new GmEvent.Received(buffer.buffer(), length, size, priority, buffer.tag(), from, port));
+        acknowledge(from, arrival.sendId(), GmStatus.SUCCESS);
+        return true;
+    }
+
+    private void acknowledge(int to, long sendId, GmStatus status) {
+        transmit(to, ACK, sendId, status.ordinal(), MemorySegment.NULL);
+    }
+
+    private static GmPriority priorityOf(long word) {
+        return ((word >>> 40) & 1) == 0 ? GmPriority.LOW : GmPriority.HIGH;
+    }
+
+    private MemorySegment copy(MemorySegment payload) {
+        return MemorySegment.ofArray(new byte[(int) payload.byteSize()]).copyFrom(payload);
+    }
+
+    // ---- sending --------------------------------------------------------------------------------
+
+    @Override
+    public void send(MemorySegment message, int size, GmPriority priority, int targetNode, int targetPort,
+                     SendCallback callback) {
+        long max = GmPort.maxLengthForSize(size);
+        if (message.byteSize() > max) {
+            throw new GmException("gm_send: " + message.byteSize() + " bytes do not fit size class " + size + " ("
+                    + max + " bytes)");
+        }
+        requireRegistered("gm_send", message);
+        long sendId = takeToken("gm_send", targetNode, callback);
+        long word = message.byteSize() | (long) size << 32 | (long) priority.ordinal() << 40;
+        MemorySegment payload = message.byteSize() <= INLINE_LIMIT ? message
+                : MemorySegment.ofArray(new long[] {message.address()});
+        transmit(targetNode, MESSAGE, sendId, word, payload);
+    }
+
+    @Override
+    public void directedSend(MemorySegment source, long remoteAddress, GmPriority priority, int targetNode,
+                             int targetPort, SendCallback callback) {
+        requireRegistered("gm_directed_send", source);
+        long sendId = takeToken("gm_directed_send", targetNode, callback);
+        transmit(targetNode, DIRECTED, sendId, (long) priority.ordinal() << 40,
+                MemorySegment.ofArray(new long[] {remoteAddress, source.address(), source.byteSize()}));
+    }
+
+    private long takeToken(String call, int targetNode, SendCallback callback) {
+        if (sendTokens == 0) {
+            throw new GmException(call + ": no send token (all " + settings.sendTokens() + " sends are outstanding)");
+        }
+        if (targetNode < 1 || targetNode > nodes) {
+            throw new GmException(call + ": node id " + targetNode + " is outside 1.." + nodes);
+        }
+        sendTokens--;
+        long sendId = nextSendId++;
+        outstanding.put(sendId, new Outstanding(targetNode, callback));
+        return sendId;
+    }
+
+    /** Onto the target's ring, behind whatever waits for room there; a closed target fails the send. */
+    private void transmit(int to, byte kind, long sendId, long word, MemorySegment payload) {
+        Peer peer = peer(to);
+        if (peer == null || !peer.open()) {
+            if (kind != ACK) {
+                failSend(sendId);
+            }
+            return;
+        }
+        if (!peer.backlog.isEmpty() || !peer.ring.offer(kind, sendId, word, payload)) {
+            peer.backlog.addLast(new Object[] {kind, sendId, word, copy(payload)});
+        }
+    }
+
+    private void flushBacklogs() {
+        for (int to = 1; to <= nodes; to++) {
+            Peer peer = peers[to];
+            if (peer == null) {
+                continue;
+            }
+            if (!peer.open()) {
+                for (Object[] packet : peer.backlog) {
+                    if ((byte) packet[0] != ACK) {
+                        failSend((long) packet[1]);
+                    }
+                }
+                peer.backlog.clear();
+                for (Map.Entry<Long, Outstanding> entry : List.copyOf(outstanding.entrySet())) {
+                    if (entry.getValue().targetNode() == to) {
+                        failSend(entry.getKey());
+                    }
+                }
+                continue;
+            }
+            while (!peer.backlog.isEmpty()) {
+                Object[] packet = peer.backlog.peekFirst();
+                if (!peer.ring.offer((byte) packet[0], (long) packet[1], (long) packet[2], (MemorySegment) packet[3])) {
+                    break;
+                }
+                peer.backlog.removeFirst();
+            }
+        }
+    }
+
+    private void failSend(long sendId) {
+        Outstanding send = outstanding.remove(sendId);
+        if (send != null) {
+            sendTokens++;
+            callbacks.addLast(() -> send.callback().sent(GmStatus.SEND_TARGET_PORT_CLOSED));
+        }
+    }
+
+    private Peer peer(int to) {
+        Peer peer = peers[to];
+        if (peer == null) {
+            Path peerPath = pathOf(fabric, to);
+            if (!Files.exists(peerPath)) {
+                return null;
+            }
+            MemorySegment peerFile = map(peerPath);
+            peer = new Peer(peerFile, ring(peerFile, node, settings.ringCapacity()));
+            peers[to] = peer;
+        }
+        return peer;
+    }
+
+    // ---- the port's file ------------------------------------------------------------------------
+
+    static Path pathOf(Path fabric, int node) {
+        return fabric.resolve("gm-port-" + node);
+    }
+
+    private static long bytesFor(int nodes, int ringCapacity) {
+        return HEADER + nodes * SharedRing.bytesFor(ringCapacity);
+    }
+
+    private static SharedRing ring(MemorySegment file, int senderNode, int ringCapacity) {
+        return new SharedRing(file, HEADER + (senderNode - 1) * SharedRing.bytesFor(ringCapacity), ringCapacity);
+    }
+
+    /** Header: magic, owner's pid, node, nodes, ring capacity, open flag (int at 28). */
+    private MemorySegment create(Path at, long bytes) {
+        try {
+            Files.createFile(at, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            try (FileChannel channel = FileChannel.open(at, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+                MemorySegment memory = channel.map(FileChannel.MapMode.READ_WRITE, 0, bytes, arena);
+                memory.set(ValueLayout.JAVA_LONG, 8, ProcessHandle.current().pid());
+                memory.set(ValueLayout.JAVA_INT, 16, node);
+                memory.set(ValueLayout.JAVA_INT, 20, nodes);
+                memory.set(ValueLayout.JAVA_INT, 24, settings.ringCapacity());
+                INT.setRelease(memory, 28L, 1);
+                memory.set(ValueLayout.JAVA_LONG, 0, MAGIC);
+                return memory;
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("emulated GM NIC: cannot create the port file " + at + ": " + e, e);
+        }
+    }
+
+    private MemorySegment map(Path at) {
+        try (FileChannel channel = FileChannel.open(at, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            MemorySegment memory = channel.map(FileChannel.MapMode.READ_WRITE, 0, channel.size(), arena);
+            if (memory.byteSize() < bytesFor(nodes, settings.ringCapacity())
+                    || memory.get(ValueLayout.JAVA_LONG, 0) != MAGIC) {
+                throw new GmException("emulated GM NIC: " + at + " is not a port file of this fabric");
+            }
+            return memory;
+        } catch (IOException e) {
+            throw new UncheckedIOException("emulated GM NIC: cannot map the port file " + at + ": " + e, e);
+        }
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        INT.setRelease(file, 28L, 0);
+        arena.close();
+        try {
+            Files.deleteIfExists(path);
+        } catch (IOException ignored) {
+            // the launcher removes the session directory anyway
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "emulated GM port " + port + " of node " + node;
+    }
+}
