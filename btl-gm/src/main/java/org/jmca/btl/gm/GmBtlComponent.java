@@ -1,0 +1,178 @@
+package org.jmca.btl.gm;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.SymbolLookup;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.jmca.btl.base.CrossMemory;
+import org.jmca.mca.Availability;
+import org.jmca.mca.Counter;
+import org.jmca.mca.McaException;
+import org.jmca.mca.btl.BtlComponent;
+import org.jmca.mca.btl.BtlEnvironment;
+import org.jmca.mca.btl.BtlModule;
+import org.jmca.mca.gm.GmPort;
+import org.jmca.mca.param.Param;
+import org.jmca.mca.param.ParamType;
+import org.jmca.mca.param.ParameterRegistrar;
+import org.jmca.mca.param.ParameterSpec;
+
+/**
+ * {@code btl/gm}: Myrinet GM. {@code btl_gm_device auto} (the default) declines, with the
+ * reason, unless a GM library exists (and then too: its native backend is not built), so no job
+ * runs on an emulation it did not ask for; {@code emulated} runs the emulated GM NIC between
+ * the job's processes on this host.
+ */
+public final class GmBtlComponent implements BtlComponent {
+    /** GM's library, as Myricom's packages install it. */
+    static final String LIBRARY = "libgm.so.0";
+    /** The port JMCA opens (GM reserves 0 for the mapper; Open MPI's btl/gm used the first free one from 2). */
+    static final int PORT = 2;
+
+    private Param<String> device;
+    private Param<Long> eagerLimit;
+    private Param<Long> maxSendSize;
+    private Param<Integer> sendTokens;
+    private Param<Integer> smallBuffers;
+    private Param<Integer> largeBuffers;
+    private Param<Long> registrationBase;
+    private Param<Long> registrationPerPage;
+    private Param<Boolean> registrationCache;
+    private Param<Long> registrationCacheSize;
+    private Param<Long> pipelineFragSize;
+    private Param<Long> ringSize;
+
+    @Override
+    public String name() {
+        return "gm";
+    }
+
+    @Override
+    public int defaultPriority() {
+        return 20;
+    }
+
+    @Override
+    public List<Counter> counters() {
+        return GmBtlModule.COUNTERS;
+    }
+
+    @Override
+    public void registerParameters(ParameterRegistrar registrar) {
+        device = registrar.register(ParameterSpec.builder("device", ParamType.STRING, "auto")
+                .help("auto: Myrinet GM through its library (libgm), declined where there is none; emulated: the"
+                        + " emulated GM NIC, which keeps GM's semantics between the processes of a job on one host.")
+                .level(3).build());
+        eagerLimit = registrar.register(ParameterSpec.builder("eager_limit", ParamType.SIZE, 32L * 1024)
+                .help("Largest message (with its header) sent without a rendezvous.").level(4).build());
+        maxSendSize = registrar.register(ParameterSpec.builder("max_send_size", ParamType.SIZE, 65_527L)
+                .help("Largest fragment: the large receive buffers hold it (its GM size class).").level(4).build());
+        sendTokens = registrar.register(ParameterSpec.builder("send_tokens", ParamType.INT, 32)
+                .help("GM send tokens of the port: fragments and directed sends outstanding at once.").level(5).build());
+        smallBuffers = registrar.register(ParameterSpec.builder("small_buffers", ParamType.INT, 16)
+                .help("Receive buffers of 4088 bytes kept provided.").level(5).build());
+        largeBuffers = registrar.register(ParameterSpec.builder("large_buffers", ParamType.INT, 8)
+                .help("Receive buffers of btl_gm_max_send_size kept provided.").level(5).build());
+        registrationBase = registrar.register(ParameterSpec.builder("registration_base_ns", ParamType.LONG, 10_000L)
+                .help("Emulated NIC: the fixed cost of a registration, in nanoseconds.").level(6).build());
+        registrationPerPage = registrar.register(ParameterSpec.builder("registration_ns_per_page", ParamType.LONG, 500L)
+                .help("Emulated NIC: the cost of registering each 4 KiB page, in nanoseconds.").level(6).build());
+        registrationCache = registrar.register(ParameterSpec.builder("reg_cache", ParamType.BOOL, true)
+                .help("Keep registrations for reuse (most recently used first); false deregisters after each use.")
+                .level(5).build());
+        registrationCacheSize = registrar.register(ParameterSpec.builder("reg_cache_size", ParamType.SIZE, 64L << 20)
+                .help("Bytes the registration cache keeps registered when idle.").level(5).build());
+        pipelineFragSize = registrar.register(ParameterSpec.builder("rdma_pipeline_frag_size", ParamType.SIZE,
+                        128L * 1024)
+                .help("Directed sends of a rendezvous go in blocks of this size, each registered just before it is"
+                        + " sent (0: the whole buffer at once).").level(5).build());
+        ringSize = registrar.register(ParameterSpec.builder("ring_size", ParamType.SIZE, 256L * 1024)
+                .help("Emulated NIC: bytes of each inbound ring (a power of two).").level(6).build());
+    }
+
+    @Override
+    public Availability probe() {
+        return switch (device.get()) {
+            case "emulated" -> {
+                String why = CrossMemory.probe();
+                yield why == null ? Availability.AVAILABLE
+                        : Availability.unavailable("the emulated GM NIC needs cross-memory copies: " + why);
+            }
+            case "auto" -> Availability.unavailable((libraryInstalled() ? LIBRARY + " is installed, but JMCA's native"
+                    + " GM backend is not built" : "no Myrinet GM library (" + LIBRARY + ") on this machine")
+                    + "; btl_gm_device=emulated runs the emulated GM NIC instead");
+            default -> throw new McaException("btl_gm_device=" + device.get() + " (" + device.source()
+                    + ") is not one of auto, emulated");
+        };
+    }
+
+    private static boolean libraryInstalled() {
+        try (Arena arena = Arena.ofConfined()) {
+            SymbolLookup.libraryLookup(LIBRARY, arena);
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
+    @Override
+    public List<BtlModule> createModules(BtlEnvironment environment) {
+        if (probe() instanceof Availability.Unavailable(String reason)) {
+            throw new McaException("btl/gm cannot run here: " + reason);
+        }
+        GmSettings settings = settings();
+        EmulatedGmPort.Settings nic = nicSettings(settings);
+        Path fabric = fabricDirectory(environment);
+        GmPort port = EmulatedGmPort.open(fabric, environment.rank() + 1, environment.size(), PORT, nic);
+        return List.of(new GmBtlModule(environment.rank(), port, settings));
+    }
+
+    EmulatedGmPort.Settings nicSettings(GmSettings settings) {
+        long ring = ringSize.get();
+        if (ring > 1 << 30 || ring < 16 * 1024 || Long.bitCount(ring) != 1) {
+            throw new McaException("btl_gm_ring_size=" + ring + " (" + ringSize.source()
+                    + ") must be a power of two between 16 KiB and 1 GiB");
+        }
+        for (Param<Long> cost : List.of(registrationBase, registrationPerPage)) {
+            if (cost.get() < 0) {
+                throw new McaException("btl_gm_" + cost.name() + "=" + cost.get() + " (" + cost.source()
+                        + ") must not be negative");
+            }
+        }
+        return new EmulatedGmPort.Settings((int) ring, sendTokens.get(), settings.smallBuffers() + settings.largeBuffers(),
+                registrationBase.get(), registrationPerPage.get());
+    }
+
+    GmSettings settings() {
+        positive("send_tokens", sendTokens);
+        positive("small_buffers", smallBuffers);
+        positive("large_buffers", largeBuffers);
+        long max = maxSendSize.get();
+        if (max < eagerLimit.get() || max + 1 > GmPort.maxLengthForSize(24)) {
+            throw new McaException("btl_gm_max_send_size=" + max + " (" + maxSendSize.source()
+                    + ") must be at least btl_gm_eager_limit=" + eagerLimit.get() + " (" + eagerLimit.source()
+                    + ") and below 16 MiB");
+        }
+        return new GmSettings(eagerLimit.get(), (int) max, smallBuffers.get(), largeBuffers.get(),
+                registrationCache.get(), registrationCacheSize.get(), pipelineFragSize.get());
+    }
+
+    private static void positive(String name, Param<Integer> param) {
+        if (param.get() < 1) {
+            throw new McaException("btl_gm_" + name + "=" + param.get() + " (" + param.source() + ") must be positive");
+        }
+    }
+
+    private static Path fabricDirectory(BtlEnvironment environment) {
+        Path dir = environment.sessionDirectory() != null ? environment.sessionDirectory()
+                : Path.of("/dev/shm", "jmca-" + environment.jobId() + "-gm");
+        try {
+            return Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("btl/gm: cannot make the emulated NIC's directory " + dir + ": " + e, e);
+        }
+    }
+}
