@@ -27,7 +27,9 @@ import org.jmca.mca.gm.GmStatus;
 /**
  * A GM port on the emulated GM NIC: the semantics of {@link GmPort} kept between the processes
  * of a job on one host. Each port is a file in the fabric's directory (mode 0600) holding a
- * header and one inbound ring per sending node, the wire. The NIC's work happens in the owner's
+ * header and one inbound ring per sending node, the wire. A node may open several ports (btl/gm
+ * and coll/gm each have their own, as in the CollGM paper); port {@code p} talks to the ports
+ * {@code p} of the other nodes. The NIC's work happens in the owner's
  * {@link #receive} calls, as in a NIC without its own processor:
  *
  * <ul>
@@ -135,7 +137,7 @@ public final class EmulatedGmPort implements GmPort {
         this.settings = settings;
         this.sendTokens = settings.sendTokens();
         this.receiveTokens = settings.receiveTokens();
-        this.path = pathOf(fabric, node);
+        this.path = pathOf(fabric, node, port);
         this.file = create(path, bytesFor(nodes, settings.ringCapacity()));
         this.inbound = new SharedRing[nodes + 1];
         this.handlers = new SharedRing.Handler[nodes + 1];
@@ -350,7 +352,7 @@ public final class EmulatedGmPort implements GmPort {
                     + max + " bytes)");
         }
         requireRegistered("gm_send", message);
-        long sendId = takeToken("gm_send", targetNode, callback);
+        long sendId = takeToken("gm_send", targetNode, targetPort, callback);
         long word = message.byteSize() | (long) size << 32 | (long) priority.ordinal() << 40;
         MemorySegment payload = message.byteSize() <= INLINE_LIMIT ? message
                 : MemorySegment.ofArray(new long[] {message.address()});
@@ -361,17 +363,21 @@ public final class EmulatedGmPort implements GmPort {
     public void directedSend(MemorySegment source, long remoteAddress, GmPriority priority, int targetNode,
                              int targetPort, SendCallback callback) {
         requireRegistered("gm_directed_send", source);
-        long sendId = takeToken("gm_directed_send", targetNode, callback);
+        long sendId = takeToken("gm_directed_send", targetNode, targetPort, callback);
         transmit(targetNode, DIRECTED, sendId, (long) priority.ordinal() << 40,
                 MemorySegment.ofArray(new long[] {remoteAddress, source.address(), source.byteSize()}));
     }
 
-    private long takeToken(String call, int targetNode, SendCallback callback) {
+    private long takeToken(String call, int targetNode, int targetPort, SendCallback callback) {
         if (sendTokens == 0) {
             throw new GmException(call + ": no send token (all " + settings.sendTokens() + " sends are outstanding)");
         }
         if (targetNode < 1 || targetNode > nodes) {
             throw new GmException(call + ": node id " + targetNode + " is outside 1.." + nodes);
+        }
+        if (targetPort != port) {
+            throw new GmException(call + ": the emulated NIC connects port " + port + " only to the ports " + port
+                    + " of other nodes, not to port " + targetPort + " (each application's traffic stays on its port)");
         }
         sendTokens--;
         long sendId = nextSendId++;
@@ -434,7 +440,7 @@ public final class EmulatedGmPort implements GmPort {
     private Peer peer(int to) {
         Peer peer = peers[to];
         if (peer == null) {
-            Path peerPath = pathOf(fabric, to);
+            Path peerPath = pathOf(fabric, to, port);
             if (!Files.exists(peerPath)) {
                 return null;
             }
@@ -447,8 +453,8 @@ public final class EmulatedGmPort implements GmPort {
 
     // ---- the port's file ------------------------------------------------------------------------
 
-    static Path pathOf(Path fabric, int node) {
-        return fabric.resolve("gm-port-" + node);
+    static Path pathOf(Path fabric, int node, int port) {
+        return fabric.resolve("gm-node-" + node + "-port-" + port);
     }
 
     private static long bytesFor(int nodes, int ringCapacity) {

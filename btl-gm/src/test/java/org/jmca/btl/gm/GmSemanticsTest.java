@@ -213,6 +213,27 @@ class GmSemanticsTest {
     }
 
     @Test
+    void twoPortsOfOneNodeAreIndependentAndAPortTalksToItsNumberOnly() {
+        try (EmulatedGmPort a3 = EmulatedGmPort.open(fabric, 1, 2, 3, SETTINGS);
+             EmulatedGmPort b3 = EmulatedGmPort.open(fabric, 2, 2, 3, SETTINGS)) {
+            MemorySegment out = message(a3, 16, 8);
+            a3.send(out, 5, GmPriority.LOW, 2, 3, sent::add);
+            b3.provideReceiveBuffer(registered(b3, 32), 5, GmPriority.LOW, 4);
+            b.provideReceiveBuffer(registered(b, 32), 5, GmPriority.LOW, 5);
+            GmEvent event = GmEvent.NONE;
+            for (int i = 0; i < 100 && event == GmEvent.NONE; i++) {
+                a3.receive();
+                event = b3.receive();
+            }
+            assertThat(event).isInstanceOf(GmEvent.Received.class);
+            assertThat(((GmEvent.Received) event).senderPort()).isEqualTo(3);
+            assertThat(b.receive()).as("port 2 of node 2 saw nothing").isEqualTo(GmEvent.NONE);
+            assertThatThrownBy(() -> a3.send(out, 5, GmPriority.LOW, 2, 2, sent::add)).isInstanceOf(GmException.class)
+                    .hasMessageContaining("connects port 3 only to the ports 3");
+        }
+    }
+
+    @Test
     void sendsToAClosedPortFailWithTheirTokensBack() {
         MemorySegment out = message(a, 16, 7);
         a.send(out, 5, GmPriority.LOW, 2, 2, sent::add); // waits at b: no buffer
