@@ -177,7 +177,7 @@ public final class SoftVerbs implements Verbs {
     }
 
     boolean isRemote(int peerLid) {
-        return remote[peerLid];
+        return peerLid > 0 && peerLid < remote.length && remote[peerLid];
     }
 
     SoftWire wire() {
@@ -418,7 +418,7 @@ public final class SoftVerbs implements Verbs {
 
     /** True if the port of {@code peerLid} exists, is up and its process lives. */
     boolean peerUp(int peerLid) {
-        if (remote[peerLid]) {
+        if (isRemote(peerLid)) {
             return wire.up(peerLid);
         }
         SoftPort p = peer(peerLid);
