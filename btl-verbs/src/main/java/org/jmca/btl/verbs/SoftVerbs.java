@@ -228,11 +228,11 @@ public final class SoftVerbs implements Verbs {
 
     @Override
     public void close() {
-        if (wire != null) {
-            wire.close();
-        }
+        boolean stopped = wire == null || wire.close();
         port.markDown();
-        arena.close();
+        if (stopped) {
+            arena.close();
+        }
         try {
             java.nio.file.Files.deleteIfExists(port.path);
         } catch (java.io.IOException ignored) {

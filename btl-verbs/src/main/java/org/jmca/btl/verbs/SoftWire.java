@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.locks.LockSupport;
@@ -53,7 +54,7 @@ import org.jmca.btl.base.SharedRing;
  *   responder → requester: byte kind | int id | int status | (READ: the data; ATOMIC: the old value)
  * </pre>
  */
-final class SoftWire implements AutoCloseable {
+final class SoftWire {
     static final byte WRITE = 16;
     static final byte READ = 17;
     static final byte ATOMIC = 18;
@@ -62,6 +63,7 @@ final class SoftWire implements AutoCloseable {
     private static final long MAGIC = 0x4a4d43412d575231L;
     private static final int CONNECT_TIMEOUT_MS = 10_000;
     private static final long LAST = 1L << 63;
+    private static final long STOP_WAIT_NANOS = 5_000_000_000L;
 
     private final SoftVerbs device;
     private final SoftPort port;
@@ -79,6 +81,8 @@ final class SoftWire implements AutoCloseable {
     private final ConcurrentLinkedQueue<Runnable> completions = new ConcurrentLinkedQueue<>();
     /** The owner's scratch for a request's operands (the outbound ring copies them at once). */
     private final MemorySegment operands;
+    /** Every thread of the wire: {@link #close} waits for them before the rings are unmapped. */
+    private final Set<Thread> threads = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
     SoftWire(SoftVerbs device, SoftPort port, int lid, byte[] jobKey, int ringCapacity) {
@@ -94,7 +98,20 @@ final class SoftWire implements AutoCloseable {
             throw new VerbsException("verbs soft device: cannot listen for remote ports: " + e);
         }
         operands = arena.allocate(17, 8);
-        acceptor = Thread.ofVirtual().name("verbs-soft-wire-accept-" + lid).start(this::acceptLoop);
+        acceptor = start("verbs-soft-wire-accept-" + lid, this::acceptLoop);
+    }
+
+    private Thread start(String name, Runnable body) {
+        Thread thread = Thread.ofVirtual().name(name).unstarted(() -> {
+            try {
+                body.run();
+            } finally {
+                threads.remove(Thread.currentThread());
+            }
+        });
+        threads.add(thread);
+        thread.start();
+        return thread;
     }
 
     /** How remote ports reach this one: its IPv4 addresses (loopback last) and port. */
@@ -280,8 +297,8 @@ final class SoftWire implements AutoCloseable {
                 return;
             }
             outbound = new SharedRing(arena.allocate(SharedRing.bytesFor(ringCapacity), 64), 0, ringCapacity);
-            writer = Thread.ofVirtual().name("verbs-soft-wire-out-" + lid + "-" + peerLid).start(this::writeLoop);
-            Thread.ofVirtual().name("verbs-soft-wire-answers-" + lid + "-" + peerLid).start(this::readAnswers);
+            writer = start("verbs-soft-wire-out-" + lid + "-" + peerLid, this::writeLoop);
+            start("verbs-soft-wire-answers-" + lid + "-" + peerLid, this::readAnswers);
         }
 
         int expect(Pending pending) {
@@ -379,7 +396,7 @@ final class SoftWire implements AutoCloseable {
                 SocketChannel channel = server.accept();
                 accepted.add(channel);
                 channel.socket().setTcpNoDelay(true);
-                Thread.ofVirtual().name("verbs-soft-wire-agent-" + lid).start(() -> serve(channel));
+                start("verbs-soft-wire-agent-" + lid, () -> serve(channel));
             } catch (IOException e) {
                 if (!closed) {
                     System.err.println("btl/verbs: soft device port " + lid + " stops accepting remote ports: " + e);
@@ -562,8 +579,12 @@ final class SoftWire implements AutoCloseable {
         return addresses;
     }
 
-    @Override
-    public void close() {
+    /**
+     * Closes the sockets and waits for the wire's threads to end, as they read and write rings by
+     * absolute address: unmapping under one would crash the JVM. Returns false if one is still
+     * running after the wait, and then leaves the rings mapped (as the caller must leave its own).
+     */
+    boolean close() {
         closed = true;
         try {
             server.close();
@@ -591,6 +612,22 @@ final class SoftWire implements AutoCloseable {
             }
         }
         acceptor.interrupt();
-        arena.close(); // a thread still in the rings fails its access and ends
+        long deadline = System.nanoTime() + STOP_WAIT_NANOS;
+        for (Thread thread : List.copyOf(threads)) {
+            LockSupport.unpark(thread);
+            long left = deadline - System.nanoTime();
+            try {
+                if (left <= 0 || !thread.join(java.time.Duration.ofNanos(left))) {
+                    System.err.println("btl/verbs: soft device port " + lid + ": " + thread.getName()
+                            + " did not stop; its rings stay mapped until the process exits");
+                    return false;
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        arena.close();
+        return true;
     }
 }
