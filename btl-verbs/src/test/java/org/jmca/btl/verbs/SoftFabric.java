@@ -49,6 +49,12 @@ final class SoftFabric implements AutoCloseable {
         }
     }
 
+    /** Every module's connections, for the message of a test that saw no progress. */
+    String describeConnections() {
+        return modules.stream().map(VerbsBtlModule::describeConnections)
+                .collect(java.util.stream.Collectors.joining("\n"));
+    }
+
     @Override
     public void close() {
         modules.forEach(VerbsBtlModule::finalizeModule);

@@ -42,8 +42,7 @@ class VerbsBtlContractTest extends BtlContractTest {
         while (!done.getAsBoolean()) {
             fabric.modules.forEach(VerbsBtlModule::progress);
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("no progress for 20 s; connections:\n" + fabric.modules.stream()
-                        .map(VerbsBtlModule::describeConnections).collect(java.util.stream.Collectors.joining("\n")));
+                throw new AssertionError("no progress for 20 s; connections:\n" + fabric.describeConnections());
             }
         }
     }

@@ -309,6 +309,17 @@ abstract class VerbsContract {
         bytes(send).set(ValueLayout.JAVA_LONG, 0, 77);
         sender.postSend(SendRequest.datagram(1, List.of(send.sge(send.address(), 8)), to));
         assertThat(await(cqA, 1).getFirst().status()).isEqualTo(WcStatus.SUCCESS);
+        // A send completes when the datagram leaves; a probe to a second QP behind it tells when it
+        // has reached the receiving port (packets between two ports keep their order), so the
+        // first has met the empty receive queue by then, wherever the ports are.
+        Verbs.CompletionQueue probeCq = b.createCq(4);
+        Verbs.QueuePair probe = pdB.createQp(QpType.UD, probeCq, probeCq, 8, 8);
+        toUdRts(probe);
+        probe.postRecv(new RecvRequest(6, List.of(recv.sge(recv.address(), 8192))));
+        sender.postSend(SendRequest.datagram(9, List.of(send.sge(send.address(), 8)),
+                new SendRequest.Destination(b.lid(), probe.qpNum(), QKEY)));
+        assertThat(await(probeCq, 1).getFirst().status()).isEqualTo(WcStatus.SUCCESS);
+        assertThat(await(cqA, 1).getFirst().status()).isEqualTo(WcStatus.SUCCESS);
         receiver.postRecv(new RecvRequest(5, List.of(recv.sge(recv.address(), 8192))));
         assertThat(cqB.poll(new WorkCompletion[1], 1)).as("the datagram sent before the receive was dropped").isZero();
         sender.postSend(SendRequest.datagram(2, List.of(send.sge(send.address(), 8)),
@@ -322,6 +333,8 @@ abstract class VerbsContract {
         assertThat(bytes(recv).get(ValueLayout.JAVA_LONG, Ibv.GRH_BYTES)).isEqualTo(77);
         sender.postSend(SendRequest.datagram(4, List.of(send.sge(send.address(), 4097)), to));
         assertThat(await(cqA, 3).getLast().status()).isEqualTo(WcStatus.LOC_LEN_ERR);
+        probe.destroy();
+        probeCq.destroy();
     }
 
     @Test
