@@ -55,6 +55,16 @@ final class CollPort implements CollCommunicator {
     }
 
     @Override
+    public int jobRank(int rank) {
+        return comm.jobRanks[rank];
+    }
+
+    @Override
+    public int contextId() {
+        return comm.context;
+    }
+
+    @Override
     public PmlRequest isend(MemorySegment data, int dest, int tag) {
         return runtime.pml.isend(data, comm.jobRanks[dest], tag, comm.context + 1, SendMode.STANDARD);
     }

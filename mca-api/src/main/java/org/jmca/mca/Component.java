@@ -47,12 +47,20 @@ public interface Component {
         return Availability.AVAILABLE;
     }
 
-    /** Releases what the component holds; called once, after its modules are finalized. */
     /** The counters this component's modules keep while a job runs ({@code jmca-info --pvars} lists them). */
     default java.util.List<Counter> counters() {
         return java.util.List.of();
     }
 
+    /**
+     * The tables the component decides by, as the lines {@code jmca-info --tables} prints (coll/gm's
+     * selection map); a table the parameters name is read and checked here, so errors show.
+     */
+    default java.util.List<String> tables() {
+        return java.util.List.of();
+    }
+
+    /** Releases what the component holds; called once, after its modules are finalized. */
     default void close() {
     }
 }

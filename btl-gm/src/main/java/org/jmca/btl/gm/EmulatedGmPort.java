@@ -9,6 +9,7 @@ import java.lang.invoke.VarHandle;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayDeque;
@@ -465,11 +466,16 @@ public final class EmulatedGmPort implements GmPort {
         return new SharedRing(file, HEADER + (senderNode - 1) * SharedRing.bytesFor(ringCapacity), ringCapacity);
     }
 
-    /** Header: magic, owner's pid, node, nodes, ring capacity, open flag (int at 28). */
+    /**
+     * Header: magic, owner's pid, node, nodes, ring capacity, open flag (int at 28). Written under
+     * a temporary name and renamed, so a peer that finds the file finds it whole (another
+     * component's port may open while peers already send to it).
+     */
     private MemorySegment create(Path at, long bytes) {
+        Path fresh = at.resolveSibling(at.getFileName() + ".new");
         try {
-            Files.createFile(at, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-            try (FileChannel channel = FileChannel.open(at, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            Files.createFile(fresh, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            try (FileChannel channel = FileChannel.open(fresh, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
                 MemorySegment memory = channel.map(FileChannel.MapMode.READ_WRITE, 0, bytes, arena);
                 memory.set(ValueLayout.JAVA_LONG, 8, ProcessHandle.current().pid());
                 memory.set(ValueLayout.JAVA_INT, 16, node);
@@ -477,6 +483,7 @@ public final class EmulatedGmPort implements GmPort {
                 memory.set(ValueLayout.JAVA_INT, 24, settings.ringCapacity());
                 INT.setRelease(memory, 28L, 1);
                 memory.set(ValueLayout.JAVA_LONG, 0, MAGIC);
+                Files.move(fresh, at, StandardCopyOption.ATOMIC_MOVE);
                 return memory;
             }
         } catch (IOException e) {

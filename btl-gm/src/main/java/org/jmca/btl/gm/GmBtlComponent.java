@@ -126,8 +126,9 @@ public final class GmBtlComponent implements BtlComponent {
         GmSettings settings = settings();
         EmulatedGmPort.Settings nic = nicSettings(settings);
         Path fabric = fabricDirectory(environment);
-        GmPort port = EmulatedGmPort.open(fabric, environment.rank() + 1, environment.size(), PORT, nic);
-        return List.of(new GmBtlModule(environment.rank(), port, settings));
+        EmulatedGmNic card = new EmulatedGmNic(fabric, environment.rank() + 1, environment.size(), nic);
+        GmPort port = EmulatedGmPort.open(fabric, card.node(), card.nodes(), PORT, nic);
+        return List.of(new GmBtlModule(environment.rank(), port, card, settings));
     }
 
     EmulatedGmPort.Settings nicSettings(GmSettings settings) {

@@ -19,6 +19,7 @@ import org.jmca.mca.btl.BtlProperties;
 import org.jmca.mca.btl.BtlReceiver;
 import org.jmca.mca.btl.Peer;
 import org.jmca.mca.gm.GmEvent;
+import org.jmca.mca.gm.GmNic;
 import org.jmca.mca.gm.GmPort;
 import org.jmca.mca.gm.GmPriority;
 import org.jmca.mca.gm.GmStatus;
@@ -50,6 +51,7 @@ final class GmBtlModule implements BtlModule {
 
     private final int rank;
     private final GmPort port;
+    private final GmNic nic;
     private final GmSettings settings;
     private final Arena arena = Arena.ofShared();
     private final int largeSize;
@@ -84,9 +86,17 @@ final class GmBtlModule implements BtlModule {
         }
     }
 
-    GmBtlModule(int rank, GmPort port, GmSettings settings) {
+    /**
+     * @param nic the NIC the port is on, published while the module runs so that coll/gm can open
+     *            its own port on it; null where nothing else may use it (tests of the BTL alone)
+     */
+    GmBtlModule(int rank, GmPort port, GmNic nic, GmSettings settings) {
         this.rank = rank;
         this.port = port;
+        this.nic = nic;
+        if (nic != null) {
+            GmNic.publish(nic);
+        }
         this.settings = settings;
         this.largeSize = GmPort.minSizeForLength(settings.maxSendSize() + 1);
         long largeBytes = 1L << largeSize;
@@ -314,6 +324,9 @@ final class GmBtlModule implements BtlModule {
 
     @Override
     public void finalizeModule() {
+        if (nic != null) {
+            GmNic.withdraw(nic);
+        }
         registrations.clear();
         port.close();
         arena.close();

@@ -38,7 +38,7 @@ class GmBtlContractTest extends BtlContractTest {
         fabrics.add(fabric);
         List<GmBtlModule> modules = new ArrayList<>();
         for (int rank = 0; rank < size; rank++) {
-            modules.add(new GmBtlModule(rank, EmulatedGmPort.open(fabric, rank + 1, size, 2, NIC), SETTINGS));
+            modules.add(new GmBtlModule(rank, EmulatedGmPort.open(fabric, rank + 1, size, 2, NIC), null, SETTINGS));
         }
         List<Peer> peers = new ArrayList<>();
         for (int rank = 0; rank < size; rank++) {

@@ -69,6 +69,10 @@ public final class JmcaInfo implements Callable<Integer> {
                     + " on a communicator of N ranks, as coll_base_verbose=1 reports it in a job.")
     private Integer collCommSize;
 
+    @Option(names = "--tables", description = "Print the tables components decide by, as the parameters given"
+            + " make them (coll/gm's selection map with coll_gm_selection_map); an error in one is reported.")
+    private boolean tables;
+
     @Option(names = "--parsable", description = "One 'mca:FW:COMP:...:VALUE' line per field, for scripts.")
     private boolean parsable;
 
@@ -130,8 +134,29 @@ public final class JmcaInfo implements Callable<Integer> {
             if (collCommSize != null) {
                 printCollTable(frameworks, collCommSize);
             }
+            if (tables) {
+                printTables();
+            }
         }
         return 0;
+    }
+
+    /** Every component's decision tables. */
+    private void printTables() {
+        boolean any = false;
+        for (Framework framework : Framework.values()) {
+            for (Component component : repository.components(framework)) {
+                List<String> lines = component.tables();
+                if (!lines.isEmpty()) {
+                    out.println();
+                    lines.forEach(out::println);
+                    any = true;
+                }
+            }
+        }
+        if (!any) {
+            out.println("No component decides by a table.");
+        }
     }
 
     /** One {@code mca:FW:COMP:pvar:NAME:description:TEXT} line per counter. */

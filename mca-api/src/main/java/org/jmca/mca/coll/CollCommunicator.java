@@ -19,6 +19,19 @@ public interface CollCommunicator {
     /** The communicator's name, for reports: {@code MPI.COMM_WORLD}. */
     String name();
 
+    /** The job rank (the rank in MPI.COMM_WORLD) of rank {@code rank} of this communicator. */
+    default int jobRank(int rank) {
+        return rank;
+    }
+
+    /**
+     * A number that tells this communicator's traffic from every other's, the same at all its
+     * ranks: for components that carry their own messages rather than the PML's.
+     */
+    default int contextId() {
+        return 0;
+    }
+
     /** Starts a send of {@code data} to {@code dest}; the data must stay untouched until it completes. */
     PmlRequest isend(MemorySegment data, int dest, int tag);
 
