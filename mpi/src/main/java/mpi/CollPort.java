@@ -5,6 +5,7 @@ import java.util.Map;
 import org.jmca.mca.coll.CollCommunicator;
 import org.jmca.mca.pml.PmlRequest;
 import org.jmca.mca.pml.SendMode;
+import org.jmca.mca.progress.ProgressEngine;
 
 /**
  * A communicator as the coll modules see it: its ranks, and messages on its collective context
@@ -57,6 +58,11 @@ final class CollPort implements CollCommunicator {
     @Override
     public int jobRank(int rank) {
         return comm.jobRanks[rank];
+    }
+
+    @Override
+    public ProgressEngine progressEngine() {
+        return runtime.progress;
     }
 
     @Override

@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import org.jmca.btl.base.CrossMemory;
 import org.jmca.btl.base.SharedRing;
 import org.jmca.mca.gm.GmEvent;
@@ -56,6 +57,8 @@ public final class EmulatedGmPort implements GmPort {
     static final byte ACK = 3;
     /** Messages up to this length travel in the packet; longer ones are read from the sender. */
     static final int INLINE_LIMIT = 4096;
+    /** Set in a packet's word when it carries its data whatever its length (it came over the wire). */
+    private static final long CARRIES_DATA = 1L << 41;
     private static final long MAGIC = 0x4a4d43412d474d31L;
     private static final int HEADER = 64;
     private static final long PAGE = 4096;
@@ -93,6 +96,13 @@ public final class EmulatedGmPort implements GmPort {
     private final ArrayDeque<GmEvent.Received> events = new ArrayDeque<>();
     private final Map<Long, Outstanding> outstanding = new HashMap<>();
     private final ArrayDeque<Runnable> callbacks = new ArrayDeque<>();
+    /** Null, or the wire to nodes on other hosts, and what its threads hand this port's owner. */
+    private final GmWire wire;
+    private final ConcurrentLinkedQueue<Arrival> fromWire = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<Long> failedOverWire = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<Integer> nodesDown = new ConcurrentLinkedQueue<>();
+    /** Set, under {@code fromWire}'s lock, when the port closes: the wire then refuses its packets. */
+    private boolean closedToWire;
     private int sendTokens;
     private int receiveTokens;
     private long nextSendId = 1;
@@ -104,8 +114,8 @@ public final class EmulatedGmPort implements GmPort {
     private record Provided(MemorySegment buffer, int tag) {
     }
 
-    /** A packet that could not be carried out when it arrived: a copy of it. */
-    private record Arrival(byte kind, long sendId, long word, MemorySegment payload) {
+    /** A packet that could not be carried out when it arrived: a copy of it ({@code from}: its node, for the wire's). */
+    private record Arrival(byte kind, long sendId, long word, MemorySegment payload, int from) {
     }
 
     private record Outstanding(int targetNode, SendCallback callback) {
@@ -130,7 +140,7 @@ public final class EmulatedGmPort implements GmPort {
     }
 
     @SuppressWarnings("unchecked")
-    private EmulatedGmPort(Path fabric, int node, int nodes, int port, Settings settings) {
+    private EmulatedGmPort(Path fabric, int node, int nodes, int port, Settings settings, GmWire wire) {
         this.fabric = fabric;
         this.node = node;
         this.nodes = nodes;
@@ -154,6 +164,10 @@ public final class EmulatedGmPort implements GmPort {
         }
         this.peers = new Peer[nodes + 1];
         this.crossMemory = new CrossMemory(arena);
+        this.wire = wire;
+        if (wire != null) {
+            wire.attach(this);
+        }
     }
 
     /**
@@ -161,6 +175,11 @@ public final class EmulatedGmPort implements GmPort {
      * directory the job's processes share.
      */
     public static EmulatedGmPort open(Path fabric, int node, int nodes, int port, Settings settings) {
+        return open(fabric, node, nodes, port, settings, null);
+    }
+
+    /** Opens a port whose NIC reaches the nodes {@code wire} knows over it, the others through the fabric directory. */
+    static EmulatedGmPort open(Path fabric, int node, int nodes, int port, Settings settings, GmWire wire) {
         String why = CrossMemory.probe();
         if (why != null) {
             throw new GmException("the emulated GM NIC reads long messages from the sender's memory: " + why);
@@ -168,7 +187,7 @@ public final class EmulatedGmPort implements GmPort {
         if (node < 1 || node > nodes) {
             throw new GmException("node id " + node + " is outside 1.." + nodes);
         }
-        return new EmulatedGmPort(fabric, node, nodes, port, settings);
+        return new EmulatedGmPort(fabric, node, nodes, port, settings, wire);
     }
 
     @Override
@@ -259,6 +278,9 @@ public final class EmulatedGmPort implements GmPort {
         for (int from = 1; from <= nodes; from++) {
             inbound[from].poll(handlers[from]);
         }
+        if (wire != null) {
+            takeFromWire();
+        }
         for (int from = 1; from <= nodes; from++) {
             for (ArrayDeque<Arrival> queue : held[from]) {
                 while (!queue.isEmpty() && carryOut(from, queue.peekFirst())) {
@@ -289,23 +311,66 @@ public final class EmulatedGmPort implements GmPort {
             return;
         }
         ArrayDeque<Arrival> queue = held[from][priorityOf(word).ordinal()];
-        Arrival arrival = new Arrival(kind, sendId, word, payload);
+        Arrival arrival = new Arrival(kind, sendId, word, payload, from);
         if (queue.isEmpty() && carryOut(from, arrival)) {
             return;
         }
-        queue.addLast(new Arrival(kind, sendId, word, copy(payload))); // the ring's space is reused
+        queue.addLast(new Arrival(kind, sendId, word, copy(payload), from)); // the ring's space is reused
+    }
+
+    // ---- the wire's side (its threads hand over; the owner carries out in receive) --------------
+
+    /** A packet from node {@code from} on another host, with its data; false once the port has closed. */
+    boolean deliverRemote(int from, byte kind, long sendId, long word, byte[] payload) {
+        synchronized (fromWire) {
+            if (closedToWire) {
+                return false;
+            }
+            fromWire.add(new Arrival(kind, sendId, word, MemorySegment.ofArray(payload), from));
+            return true;
+        }
+    }
+
+    /** The remote node had no open port of this number for send {@code sendId}. */
+    void remoteSendFailed(long sendId) {
+        failedOverWire.add(sendId);
+    }
+
+    /** The connection to remote node {@code remote} broke: its process (or host) is gone. */
+    void remoteNodeDown(int remote) {
+        nodesDown.add(remote);
+    }
+
+    private void takeFromWire() {
+        for (Arrival packet; (packet = fromWire.poll()) != null; ) {
+            onPacket(packet.from(), packet.kind(), packet.sendId(), packet.word(), packet.payload());
+        }
+        for (Long sendId; (sendId = failedOverWire.poll()) != null; ) {
+            failSend(sendId);
+        }
+        for (Integer remote; (remote = nodesDown.poll()) != null; ) {
+            for (Map.Entry<Long, Outstanding> entry : List.copyOf(outstanding.entrySet())) {
+                if (entry.getValue().targetNode() == remote) {
+                    failSend(entry.getKey());
+                }
+            }
+        }
     }
 
     /** Places a message, or carries out a directed send; false if the message has no buffer yet. */
     private boolean carryOut(int from, Arrival arrival) {
-        Peer sender = peer(from);
+        boolean carriesData = (arrival.word() & CARRIES_DATA) != 0;
         if (arrival.kind() == DIRECTED) {
             long target = arrival.payload().get(ValueLayout.JAVA_LONG_UNALIGNED, 0);
             long source = arrival.payload().get(ValueLayout.JAVA_LONG_UNALIGNED, 8);
             long length = arrival.payload().get(ValueLayout.JAVA_LONG_UNALIGNED, 16);
             GmStatus status = GmStatus.SEND_REJECTED;
             if (isRegistered(target, length)) {
-                crossMemory.read(sender.pid, source, ALL.asSlice(target, length));
+                if (carriesData) {
+                    MemorySegment.copy(arrival.payload(), 24, ALL, target, length);
+                } else {
+                    crossMemory.read(peer(from).pid, source, ALL.asSlice(target, length));
+                }
                 status = GmStatus.SUCCESS;
             }
             acknowledge(from, arrival.sendId(), status);
@@ -319,10 +384,10 @@ public final class EmulatedGmPort implements GmPort {
             return false;
         }
         Provided buffer = buffers.pollFirst();
-        if (length <= INLINE_LIMIT) {
+        if (length <= INLINE_LIMIT || carriesData) {
             MemorySegment.copy(arrival.payload(), 0, buffer.buffer(), 0, length);
         } else {
-            crossMemory.read(sender.pid, arrival.payload().get(ValueLayout.JAVA_LONG_UNALIGNED, 0),
+            crossMemory.read(peer(from).pid, arrival.payload().get(ValueLayout.JAVA_LONG_UNALIGNED, 0),
                     buffer.buffer().asSlice(0, length));
         }
         events.addLast(new GmEvent.Received(buffer.buffer(), length, size, priority, buffer.tag(), from, port));
@@ -355,6 +420,10 @@ public final class EmulatedGmPort implements GmPort {
         requireRegistered("gm_send", message);
         long sendId = takeToken("gm_send", targetNode, targetPort, callback);
         long word = message.byteSize() | (long) size << 32 | (long) priority.ordinal() << 40;
+        if (overWire(targetNode)) {
+            transmit(targetNode, MESSAGE, sendId, word | CARRIES_DATA, message);
+            return;
+        }
         MemorySegment payload = message.byteSize() <= INLINE_LIMIT ? message
                 : MemorySegment.ofArray(new long[] {message.address()});
         transmit(targetNode, MESSAGE, sendId, word, payload);
@@ -365,8 +434,15 @@ public final class EmulatedGmPort implements GmPort {
                              int targetPort, SendCallback callback) {
         requireRegistered("gm_directed_send", source);
         long sendId = takeToken("gm_directed_send", targetNode, targetPort, callback);
-        transmit(targetNode, DIRECTED, sendId, (long) priority.ordinal() << 40,
-                MemorySegment.ofArray(new long[] {remoteAddress, source.address(), source.byteSize()}));
+        MemorySegment where = MemorySegment.ofArray(new long[] {remoteAddress, source.address(), source.byteSize()});
+        if (overWire(targetNode)) {
+            MemorySegment packet = MemorySegment.ofArray(new byte[24 + (int) source.byteSize()]);
+            packet.copyFrom(where);
+            packet.asSlice(24).copyFrom(source);
+            transmit(targetNode, DIRECTED, sendId, (long) priority.ordinal() << 40 | CARRIES_DATA, packet);
+            return;
+        }
+        transmit(targetNode, DIRECTED, sendId, (long) priority.ordinal() << 40, where);
     }
 
     private long takeToken(String call, int targetNode, int targetPort, SendCallback callback) {
@@ -386,8 +462,19 @@ public final class EmulatedGmPort implements GmPort {
         return sendId;
     }
 
-    /** Onto the target's ring, behind whatever waits for room there; a closed target fails the send. */
+    private boolean overWire(int to) {
+        return wire != null && wire.reaches(to);
+    }
+
+    /**
+     * Onto the target's ring, behind whatever waits for room there, or onto the wire to its host;
+     * a closed target fails the send.
+     */
     private void transmit(int to, byte kind, long sendId, long word, MemorySegment payload) {
+        if (overWire(to)) {
+            wire.send(to, this, kind, sendId, word, payload);
+            return;
+        }
         Peer peer = peer(to);
         if (peer == null || !peer.open()) {
             if (kind != ACK) {
@@ -509,7 +596,26 @@ public final class EmulatedGmPort implements GmPort {
         if (closed) {
             return;
         }
+        // What waits here for a buffer is refused, as GM refuses sends to a closed port (a sender
+        // on this host also sees the flag below; one across the wire learns it only so).
+        if (wire != null) {
+            synchronized (fromWire) {
+                closedToWire = true;
+            }
+            takeFromWire();
+        }
+        for (int from = 1; from <= nodes; from++) {
+            for (ArrayDeque<Arrival> queue : held[from]) {
+                for (Arrival arrival : queue) {
+                    acknowledge(from, arrival.sendId(), GmStatus.SEND_TARGET_PORT_CLOSED);
+                }
+                queue.clear();
+            }
+        }
         closed = true;
+        if (wire != null) {
+            wire.detach(this);
+        }
         INT.setRelease(file, 28L, 0);
         arena.close();
         try {

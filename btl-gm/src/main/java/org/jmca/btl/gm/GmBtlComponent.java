@@ -44,6 +44,7 @@ public final class GmBtlComponent implements BtlComponent {
     private Param<Long> registrationCacheSize;
     private Param<Long> pipelineFragSize;
     private Param<Long> ringSize;
+    private Param<String> wire;
 
     @Override
     public String name() {
@@ -91,6 +92,10 @@ public final class GmBtlComponent implements BtlComponent {
                         + " sent (0: the whole buffer at once).").level(5).build());
         ringSize = registrar.register(ParameterSpec.builder("ring_size", ParamType.SIZE, 256L * 1024)
                 .help("Emulated NIC: bytes of each inbound ring (a power of two).").level(6).build());
+        wire = registrar.register(ParameterSpec.builder("wire", ParamType.STRING, "auto")
+                .help("Emulated NIC: auto reaches the nodes of this host through shared memory and those of other"
+                        + " hosts over TCP; socket reaches every node over TCP (to test the wire on one host).")
+                .level(6).build());
     }
 
     @Override
@@ -126,9 +131,16 @@ public final class GmBtlComponent implements BtlComponent {
         GmSettings settings = settings();
         EmulatedGmPort.Settings nic = nicSettings(settings);
         Path fabric = fabricDirectory(environment);
-        EmulatedGmNic card = new EmulatedGmNic(fabric, environment.rank() + 1, environment.size(), nic);
-        GmPort port = EmulatedGmPort.open(fabric, card.node(), card.nodes(), PORT, nic);
-        return List.of(new GmBtlModule(environment.rank(), port, card, settings));
+        boolean everyNodeByWire = switch (wire.get()) {
+            case "auto" -> false;
+            case "socket" -> true;
+            default -> throw new McaException("btl_gm_wire=" + wire.get() + " (" + wire.source()
+                    + ") is not one of auto, socket");
+        };
+        int node = environment.rank() + 1;
+        EmulatedGmNic card = new EmulatedGmNic(fabric, node, environment.size(), nic, environment.hostname(),
+                new GmWire(node, environment.jobKey()), everyNodeByWire);
+        return List.of(new GmBtlModule(environment.rank(), card.open(PORT), card, settings));
     }
 
     EmulatedGmPort.Settings nicSettings(GmSettings settings) {

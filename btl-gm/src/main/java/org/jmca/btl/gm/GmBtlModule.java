@@ -51,7 +51,7 @@ final class GmBtlModule implements BtlModule {
 
     private final int rank;
     private final GmPort port;
-    private final GmNic nic;
+    private final EmulatedGmNic nic;
     private final GmSettings settings;
     private final Arena arena = Arena.ofShared();
     private final int largeSize;
@@ -90,7 +90,7 @@ final class GmBtlModule implements BtlModule {
      * @param nic the NIC the port is on, published while the module runs so that coll/gm can open
      *            its own port on it; null where nothing else may use it (tests of the BTL alone)
      */
-    GmBtlModule(int rank, GmPort port, GmNic nic, GmSettings settings) {
+    GmBtlModule(int rank, GmPort port, EmulatedGmNic nic, GmSettings settings) {
         this.rank = rank;
         this.port = port;
         this.nic = nic;
@@ -144,7 +144,10 @@ final class GmBtlModule implements BtlModule {
 
     @Override
     public Map<String, String> localAddress() {
-        return Map.of("gm.node", Integer.toString(port.nodeId()), "gm.port", Integer.toString(port.portId()));
+        Map<String, String> address = new HashMap<>(nic == null ? Map.of() : nic.address());
+        address.put("gm.node", Integer.toString(port.nodeId()));
+        address.put("gm.port", Integer.toString(port.portId()));
+        return address;
     }
 
     @Override
@@ -152,8 +155,8 @@ final class GmBtlModule implements BtlModule {
         List<BtlEndpoint> result = new ArrayList<>();
         for (Peer peer : peers) {
             String node = peer.addresses().get("gm.node");
-            if (peer.rank() == rank || node == null) {
-                result.add(null);
+            if (peer.rank() == rank || node == null || nic != null && !nic.learn(peer, Integer.parseInt(node))) {
+                result.add(null); // no GM here, or on another host without a wire to it
                 continue;
             }
             GmEndpoint endpoint = new GmEndpoint(this, peer.rank(), Integer.parseInt(node),
@@ -329,6 +332,9 @@ final class GmBtlModule implements BtlModule {
         }
         registrations.clear();
         port.close();
+        if (nic != null) {
+            nic.close();
+        }
         arena.close();
     }
 

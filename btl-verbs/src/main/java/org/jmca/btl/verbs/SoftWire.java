@@ -1,19 +1,16 @@
 package org.jmca.btl.verbs;
 
-import java.io.EOFException;
+import static org.jmca.btl.base.Sockets.readFully;
+import static org.jmca.btl.base.Sockets.writeFully;
+
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.net.Inet4Address;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.NetworkInterface;
-import java.net.SocketException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
-import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -24,6 +21,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import org.jmca.btl.base.SharedRing;
+import org.jmca.btl.base.Sockets;
 
 /**
  * The software verbs device's wire between hosts: a TCP connection from each port to each remote
@@ -93,7 +91,7 @@ final class SoftWire {
         this.ringCapacity = ringCapacity;
         try {
             server = ServerSocketChannel.open().bind(new InetSocketAddress(0), 64);
-            address = String.join(",", hostAddresses()) + ":" + ((InetSocketAddress) server.getLocalAddress()).getPort();
+            address = Sockets.publishedAddress(server);
         } catch (IOException e) {
             throw new VerbsException("verbs soft device: cannot listen for remote ports: " + e);
         }
@@ -121,17 +119,11 @@ final class SoftWire {
 
     /** The port of {@code peerLid} is on another host (or must be reached by socket): it listens at {@code address}. */
     void learn(int peerLid, String peerAddress) {
-        int colon = peerAddress.lastIndexOf(':');
-        if (colon < 0) {
-            throw new VerbsException("verbs soft device: port " + peerLid + "'s wire address '" + peerAddress
-                    + "' is not hosts:port");
+        try {
+            remotes.put(peerLid, Sockets.candidates(peerAddress));
+        } catch (IllegalArgumentException e) {
+            throw new VerbsException("verbs soft device: port " + peerLid + ": " + e.getMessage());
         }
-        int tcpPort = Integer.parseInt(peerAddress.substring(colon + 1));
-        List<InetSocketAddress> candidates = new ArrayList<>();
-        for (String host : peerAddress.substring(0, colon).split(",")) {
-            candidates.add(new InetSocketAddress(host, tcpPort));
-        }
-        remotes.put(peerLid, candidates);
     }
 
     boolean isRemote(int peerLid) {
@@ -248,23 +240,15 @@ final class SoftWire {
     }
 
     private Link connect(int peerLid, List<InetSocketAddress> candidates) {
-        IOException last = null;
-        for (InetSocketAddress candidate : candidates) {
-            try {
-                SocketChannel channel = SocketChannel.open();
-                channel.socket().connect(candidate, CONNECT_TIMEOUT_MS);
-                channel.socket().setTcpNoDelay(true);
-                ByteBuffer hello = ByteBuffer.allocate(16 + jobKey.length);
-                hello.putLong(MAGIC).putInt(lid).putInt(jobKey.length).put(jobKey).flip();
-                writeFully(channel, hello);
-                return new Link(peerLid, channel);
-            } catch (IOException e) {
-                last = e;
-            }
+        IOException last;
+        try {
+            return new Link(peerLid, Sockets.connect(candidates, CONNECT_TIMEOUT_MS, MAGIC, lid, jobKey));
+        } catch (IOException e) {
+            last = e;
         }
         Link down = new Link(peerLid, null);
         down.down = true;
-        if (last != null && !closed) {
+        if (!closed) {
             System.err.println("btl/verbs: soft device port " + lid + " cannot reach port " + peerLid + " at "
                     + candidates + ": " + last);
         }
@@ -391,34 +375,19 @@ final class SoftWire {
     // ---- the responder's side: an agent per connected remote port --------------------------------
 
     private void acceptLoop() {
-        while (!closed) {
-            try {
-                SocketChannel channel = server.accept();
-                accepted.add(channel);
-                channel.socket().setTcpNoDelay(true);
-                start("verbs-soft-wire-agent-" + lid, () -> serve(channel));
-            } catch (IOException e) {
-                if (!closed) {
-                    System.err.println("btl/verbs: soft device port " + lid + " stops accepting remote ports: " + e);
-                }
-                return;
-            }
+        IOException failure = Sockets.acceptAll(server, channel -> {
+            accepted.add(channel);
+            start("verbs-soft-wire-agent-" + lid, () -> serve(channel));
+        });
+        if (failure != null && !closed) {
+            System.err.println("btl/verbs: soft device port " + lid + " stops accepting remote ports: " + failure);
         }
     }
 
     private void serve(SocketChannel channel) {
         try (channel) {
-            ByteBuffer hello = ByteBuffer.allocate(16);
-            readFully(channel, hello);
-            hello.flip();
-            int sender = hello.getLong(0) == MAGIC ? hello.getInt(8) : -1;
-            int keyLength = hello.getInt(12);
-            if (sender < 1 || sender > port.ports || keyLength != jobKey.length) {
-                return;
-            }
-            ByteBuffer key = ByteBuffer.allocate(keyLength);
-            readFully(channel, key);
-            if (!MessageDigest.isEqual(key.array(), jobKey)) {
+            int sender = Sockets.introduction(channel, MAGIC, jobKey);
+            if (sender < 1 || sender > port.ports) {
                 System.err.println("btl/verbs: soft device port " + lid + " refused a connection without the job's key");
                 return;
             }
@@ -543,40 +512,6 @@ final class SoftWire {
             answer.flip();
             writeFully(channel, answer);
         }
-    }
-
-    // ---- sockets and addresses ---------------------------------------------------------------
-
-    private static void readFully(SocketChannel channel, ByteBuffer into) throws IOException {
-        while (into.hasRemaining()) {
-            if (channel.read(into) < 0) {
-                throw new EOFException();
-            }
-        }
-    }
-
-    private static void writeFully(SocketChannel channel, ByteBuffer from) throws IOException {
-        while (from.hasRemaining()) {
-            channel.write(from);
-        }
-    }
-
-    /** This host's IPv4 addresses on interfaces that are up, loopback last. */
-    private static List<String> hostAddresses() throws SocketException {
-        List<String> addresses = new ArrayList<>();
-        List<String> loopback = new ArrayList<>();
-        for (NetworkInterface nic : Collections.list(NetworkInterface.getNetworkInterfaces())) {
-            if (!nic.isUp()) {
-                continue;
-            }
-            for (InetAddress address : Collections.list(nic.getInetAddresses())) {
-                if (address instanceof Inet4Address) {
-                    (nic.isLoopback() ? loopback : addresses).add(address.getHostAddress());
-                }
-            }
-        }
-        addresses.addAll(loopback);
-        return addresses;
     }
 
     /**

@@ -65,11 +65,23 @@ final class CallChannel implements CollCommunicator {
         waiting = new ArrayDeque[n];
         posted = new Map[n];
         arrived = new Map[n];
-        for (int r = 0; r < n; r++) {
-            waiting[r] = new ArrayDeque<>();
-            posted[r] = new HashMap<>();
-            arrived[r] = new HashMap<>();
-        }
+    }
+
+    // Per peer, made when first used: a call talks with few of the communicator's ranks.
+
+    private ArrayDeque<SendOp> waiting(int peer) {
+        ArrayDeque<SendOp> queue = waiting[peer];
+        return queue != null ? queue : (waiting[peer] = new ArrayDeque<>());
+    }
+
+    private Map<Integer, RecvOp> posted(int peer) {
+        Map<Integer, RecvOp> map = posted[peer];
+        return map != null ? map : (posted[peer] = new HashMap<>());
+    }
+
+    private Map<Integer, MemorySegment> arrived(int peer) {
+        Map<Integer, MemorySegment> map = arrived[peer];
+        return map != null ? map : (arrived[peer] = new HashMap<>());
     }
 
     GmComm comm() {
@@ -128,7 +140,7 @@ final class CallChannel implements CollCommunicator {
     @Override
     public PmlRequest isend(MemorySegment data, int dest, int ignoredTag) {
         SendOp op = new SendOp(dest, sendSeq[dest]++, data, null, null);
-        waiting[dest].add(op);
+        waiting(dest).add(op);
         pumpSends(dest);
         return op;
     }
@@ -144,7 +156,7 @@ final class CallChannel implements CollCommunicator {
             throw new IllegalStateException("message " + Wire.seq(message) + " forwarded as number " + seq);
         }
         SendOp op = new SendOp(dest, seq, null, message, shared);
-        waiting[dest].add(op);
+        waiting(dest).add(op);
         pumpSends(dest);
         return op;
     }
@@ -167,17 +179,15 @@ final class CallChannel implements CollCommunicator {
     }
 
     private void pumpSends(int dest) {
-        ArrayDeque<SendOp> queue = waiting[dest];
+        ArrayDeque<SendOp> queue = waiting(dest);
         while (!queue.isEmpty()) {
             SendOp op = queue.peek();
             if (op.seq >= acked[dest] + settings.window()) {
                 return; // the receiver has not taken enough yet; its acknowledgement pumps again
             }
             if (op.message != null) {
-                engine.send(node(dest), op.message, () -> {
-                    op.shared.sent();
-                    op.finish();
-                });
+                engine.send(node(dest), op.message, op.shared::sent);
+                op.finish(); // in a registered buffer now, and on its way: an eager send is done
             } else {
                 long length = op.data.byteSize();
                 boolean eager = length <= settings.eagerLimit();
@@ -190,10 +200,8 @@ final class CallChannel implements CollCommunicator {
                         Wire.flagsFor(op.seq, settings.window()), length, 0, 0);
                 if (eager) {
                     MemorySegment.copy(op.data, 0, message, Wire.HEADER, length);
-                    engine.send(node(dest), message, () -> {
-                        engine.giveSendBuffer(buffer);
-                        op.finish();
-                    });
+                    engine.send(node(dest), message, () -> engine.giveSendBuffer(buffer));
+                    op.finish(); // copied and on its way; the buffer comes back with GM's callback
                 } else {
                     rendezvousSends.put(key(dest, op.seq), op);
                     engine.send(node(dest), message, () -> engine.giveSendBuffer(buffer));
@@ -229,11 +237,11 @@ final class CallChannel implements CollCommunicator {
     @Override
     public PmlRequest irecv(MemorySegment buffer, int source, int ignoredTag) {
         RecvOp op = new RecvOp(source, recvSeq[source]++, buffer);
-        MemorySegment message = arrived[source].remove(op.seq);
+        MemorySegment message = arrived[source] == null ? null : arrived[source].remove(op.seq);
         if (message != null) {
             deliver(op, message);
         } else {
-            posted[source].put(op.seq, op);
+            posted(source).put(op.seq, op);
         }
         return op;
     }
@@ -242,6 +250,9 @@ final class CallChannel implements CollCommunicator {
     void sink(int source, Sink sink) {
         this.sink = sink;
         this.sinkSource = source;
+        if (arrived[source] == null) {
+            return;
+        }
         for (int seq : arrived[source].keySet().stream().sorted().toList()) {
             MemorySegment early = arrived[source].remove(seq);
             sink.accept(early, null);
@@ -279,11 +290,11 @@ final class CallChannel implements CollCommunicator {
                     took(source, Wire.flags(message));
                     return kept;
                 }
-                RecvOp op = posted[source].remove(seq);
+                RecvOp op = posted[source] == null ? null : posted[source].remove(seq);
                 if (op != null) {
                     deliver(op, message);
                 } else {
-                    arrived[source].put(seq, buffer == null ? message : GmEngine.copy(message));
+                    arrived(source).put(seq, buffer == null ? message : GmEngine.copy(message));
                 }
                 return false;
             }
@@ -320,12 +331,17 @@ final class CallChannel implements CollCommunicator {
     /** Moves on what waited for a send buffer, a staging block or a registration slot. */
     void advance() {
         for (int dest = 0; dest < waiting.length; dest++) {
-            if (!waiting[dest].isEmpty()) {
+            if (waiting[dest] != null && !waiting[dest].isEmpty()) {
                 pumpSends(dest);
             }
         }
-        for (RecvOp op : List.copyOf(registering)) {
-            op.registerAhead();
+        if (!registering.isEmpty()) {
+            for (RecvOp op : List.copyOf(registering)) {
+                op.registerAhead();
+            }
+        }
+        if (stalled.isEmpty()) {
+            return;
         }
         for (SendOp op : List.copyOf(stalled)) {
             stalled.remove(op);

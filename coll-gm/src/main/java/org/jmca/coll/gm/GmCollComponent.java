@@ -12,6 +12,7 @@ import org.jmca.mca.param.Param;
 import org.jmca.mca.param.ParamType;
 import org.jmca.mca.param.ParameterRegistrar;
 import org.jmca.mca.param.ParameterSpec;
+import org.jmca.mca.progress.ProgressEngine;
 
 /**
  * {@code coll/gm}: collectives written on a GM port of their own (the CollGM paper), on the NIC
@@ -31,6 +32,7 @@ public final class GmCollComponent implements CollComponent {
     private Param<Integer> connectTimeout;
     private SelectionMap map;
     private GmEngine engine;
+    private ProgressEngine.Registration progressRegistration;
 
     @Override
     public String name() {
@@ -96,12 +98,15 @@ public final class GmCollComponent implements CollComponent {
         }
         GmComm comm = new GmComm(communicator.name(), communicator.rank(), size, communicator.contextId(), nodes,
                 jobRanks);
-        return CollOffer.of(new GmCollModule(engine(nic), communicator, comm, map()));
+        return CollOffer.of(new GmCollModule(engine(nic, communicator.progressEngine()), communicator, comm, map()));
     }
 
-    private synchronized GmEngine engine(GmNic nic) {
+    private synchronized GmEngine engine(GmNic nic, ProgressEngine progress) {
         if (engine == null) {
             engine = new GmEngine(nic, settings());
+            if (progress != null) {
+                progressRegistration = progress.register(engine::progressBetweenCalls, ProgressEngine.Priority.LOW);
+            }
         }
         return engine;
     }
@@ -143,6 +148,9 @@ public final class GmCollComponent implements CollComponent {
 
     @Override
     public synchronized void close() {
+        if (progressRegistration != null) {
+            progressRegistration.close();
+        }
         if (engine != null) {
             engine.close();
             engine = null;

@@ -30,6 +30,7 @@ final class GmCollModule implements CollModule {
         this.communicator = communicator;
         this.comm = comm;
         this.map = map;
+        engine.learn(comm);
     }
 
     @Override

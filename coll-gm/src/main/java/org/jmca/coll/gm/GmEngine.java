@@ -51,6 +51,7 @@ final class GmEngine implements AutoCloseable {
     private final ArrayDeque<Outgoing> controls = new ArrayDeque<>();
     private final String description;
     private RuntimeException failure;
+    private boolean closing;
 
     /** A message or directed send for one node; {@code remote} is -1 for a message. */
     record Outgoing(int node, MemorySegment data, int sizeClass, GmPriority priority, long remote, boolean control,
@@ -123,11 +124,15 @@ final class GmEngine implements AutoCloseable {
         return description;
     }
 
-    /** Begins the part of call {@code tag} on communicator {@code comm} that this process plays. */
-    CallChannel open(GmComm comm, int tag) {
+    /** Learns a communicator's nodes, to name their job ranks in errors. */
+    synchronized void learn(GmComm comm) {
         for (int r = 0; r < comm.size(); r++) {
             jobRankOfNode.putIfAbsent(comm.nodes()[r], comm.jobRanks()[r]);
         }
+    }
+
+    /** Begins the part of call {@code tag} on communicator {@code comm} that this process plays. */
+    CallChannel open(GmComm comm, int tag) {
         CallChannel channel = new CallChannel(this, comm, tag);
         long key = key(comm.context(), tag);
         if (channels.putIfAbsent(key, channel) != null) {
@@ -152,20 +157,34 @@ final class GmEngine implements AutoCloseable {
      * Moves the port on: runs send callbacks, sorts arrivals to their calls, sends what waits.
      * Throws the failure of a peer's port, once one is known.
      */
-    void progress() {
+    int progress() {
         checkFailure();
-        for (int i = 0; i < 64; i++) {
+        int events = 0;
+        for (; events < 64; events++) {
             GmEvent event = port.receive();
             if (!(event instanceof GmEvent.Received received)) {
                 break;
             }
             arrived(received);
         }
-        for (CallChannel channel : List.copyOf(channels.values())) {
+        for (CallChannel channel : channels.values()) { // advancing never opens or closes a call
             channel.advance();
         }
         pump();
         checkFailure();
+        return events;
+    }
+
+    /**
+     * A turn of the process's progress engine: moves the port on between coll/gm's calls (a
+     * rank's eager sends complete for it before they leave). A failure waits for the next call.
+     */
+    synchronized int progressBetweenCalls() {
+        try {
+            return failure == null ? progress() : 0;
+        } catch (RuntimeException e) {
+            return 0;
+        }
     }
 
     private void checkFailure() {
@@ -327,7 +346,8 @@ final class GmEngine implements AutoCloseable {
         if (status == GmStatus.SUCCESS) {
             queue.seen = true;
             queue.firstFailure = 0;
-        } else if (status == GmStatus.SEND_TARGET_PORT_CLOSED && !queue.seen) {
+        } else if (status == GmStatus.SEND_TARGET_PORT_CLOSED && !queue.seen && !outgoing.control() && !closing) {
+            // A control message answers a port that was open; only data may find one not open yet.
             long now = System.nanoTime();
             queue.firstFailure = queue.firstFailure == 0 ? now : queue.firstFailure;
             if (now - queue.firstFailure < settings.connectTimeoutNanos()) {
@@ -354,8 +374,25 @@ final class GmEngine implements AutoCloseable {
         }
     }
 
+    /**
+     * Lets what was sent finish leaving (an eager send completes for its caller once copied, so
+     * a rank may end its last call while the message is still queued here), then closes the port.
+     */
     @Override
-    public void close() {
+    public synchronized void close() {
+        if (closing) {
+            return;
+        }
+        closing = true;
+        long deadline = System.nanoTime() + settings.connectTimeoutNanos();
+        while ((port.sendTokens() < settings.sendTokens() || nodes.values().stream().anyMatch(q -> !q.queue.isEmpty())
+                || !controls.isEmpty()) && failure == null && System.nanoTime() < deadline) {
+            while (port.receive() instanceof GmEvent.Received ignored) {
+                // nothing more is read: every call has ended
+            }
+            pump();
+            Thread.onSpinWait();
+        }
         port.close();
         arena.close();
     }

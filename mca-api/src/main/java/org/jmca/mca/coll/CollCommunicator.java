@@ -2,6 +2,7 @@ package org.jmca.mca.coll;
 
 import java.lang.foreign.MemorySegment;
 import org.jmca.mca.pml.PmlRequest;
+import org.jmca.mca.progress.ProgressEngine;
 
 /**
  * A communicator as a coll module sees it: its ranks and point-to-point messages on the
@@ -37,6 +38,15 @@ public interface CollCommunicator {
 
     /** Starts a receive from {@code source} into {@code buffer}. */
     PmlRequest irecv(MemorySegment buffer, int source, int tag);
+
+    /**
+     * The process's progress engine, for components that move messages of their own and must be
+     * moved on between their calls too (a send that completed for its caller may still be
+     * queued); null where there is none (a tool).
+     */
+    default ProgressEngine progressEngine() {
+        return null;
+    }
 
     /** The level of {@code coll_base_verbose}: 1 reports each communicator's table, 2 each call's algorithm. */
     default int verbosity() {

@@ -80,6 +80,17 @@ class GmJobsTest {
         assertThat(result.outLines()).filteredOn(l -> l.startsWith("PASS collectives")).hasSize(5);
     }
 
+    /** Every node reached over the emulated NIC's TCP wire, as nodes on other hosts are. */
+    @ParameterizedTest(name = "{1} on {0} ranks over the wire")
+    @CsvSource({"2, MixedSizesPair, '', 1", "4, Wildcards, '', 1", "3, CollectiveSweep, 65536, 3",
+        "4, Collectives, 20000, 4"})
+    void theProgramsPassWithEveryNodeReachedOverTheTcpWire(int np, String program, String argument, int passes) {
+        String[] args = argument.isEmpty() ? new String[0] : new String[] {argument};
+        Jmca.Result result = new Jmca(home).mpirun(np, program, collGm("--mca", "btl_gm_wire", "socket"), args);
+        assertThat(result.status()).as("status; stderr: %s", result.err()).isZero();
+        assertThat(result.outLines()).filteredOn(l -> l.startsWith("PASS")).hasSize(passes);
+    }
+
     private static List<String> allreduceDecisions(Jmca.Result result) {
         return result.err().lines().filter(l -> l.startsWith("jmca: rank 0:") && l.contains("coll:gm: allreduce of"))
                 .toList();
