@@ -137,8 +137,7 @@ public final class GmCollComponent implements CollComponent {
                     + pipelineBlock.source() + ") must not be negative");
         }
         return new GmSettings(eager, window.get(), pipelineBlock.get(), forward.get(), fanout.get(), sendTokens.get(),
-                smallBuffers.get(), largeBuffers.get(), smallBuffers.get(), largeBuffers.get(),
-                connectTimeout.get() * 1_000_000L);
+                smallBuffers.get(), largeBuffers.get(), connectTimeout.get() * 1_000_000L);
     }
 
     @Override

@@ -41,7 +41,6 @@ final class GmEngine implements AutoCloseable {
     /** Send buffers for control messages alone, so data waiting for the peer never starves them. */
     private final ArrayDeque<MemorySegment> controlSendBuffers = new ArrayDeque<>();
     private final ArrayDeque<MemorySegment> stagingBlocks = new ArrayDeque<>();
-    private final MemorySegment[] receiveBuffers;
     private final Map<Long, CallChannel> channels = new HashMap<>();
     /** Copies of messages for calls not begun here yet, by call. */
     private final Map<Long, List<MemorySegment>> early = new HashMap<>();
@@ -77,25 +76,24 @@ final class GmEngine implements AutoCloseable {
         this.largeClass = GmPort.minSizeForLength(Wire.HEADER + settings.eagerLimit());
         long small = 1L << SMALL_CLASS;
         long large = 1L << largeClass;
-        receiveBuffers = new MemorySegment[receives];
-        MemorySegment slab = registered(small * (3 * settings.smallBuffers() + settings.smallSendBuffers())
-                + large * (settings.largeBuffers() + settings.largeSendBuffers()));
+        MemorySegment slab = registered(small * (3 * settings.smallBuffers() + settings.smallBuffers())
+                + large * (settings.largeBuffers() + settings.largeBuffers()));
         long at = 0;
         for (int i = 0; i < receives; i++) {
             boolean isLarge = i >= 2 * settings.smallBuffers();
             long bytes = isLarge ? large : small;
-            receiveBuffers[i] = slab.asSlice(at, bytes);
+            MemorySegment buffer = slab.asSlice(at, bytes);
             at += bytes;
-            port.provideReceiveBuffer(receiveBuffers[i], isLarge ? largeClass : SMALL_CLASS,
+            port.provideReceiveBuffer(buffer, isLarge ? largeClass : SMALL_CLASS,
                     i < settings.smallBuffers() ? GmPriority.HIGH : GmPriority.LOW, i);
         }
-        for (int i = 0; i < settings.smallSendBuffers(); i++, at += small) {
+        for (int i = 0; i < settings.smallBuffers(); i++, at += small) {
             smallSendBuffers.add(slab.asSlice(at, small));
         }
         for (int i = 0; i < settings.smallBuffers(); i++, at += small) {
             controlSendBuffers.add(slab.asSlice(at, small));
         }
-        for (int i = 0; i < settings.largeSendBuffers(); i++, at += large) {
+        for (int i = 0; i < settings.largeBuffers(); i++, at += large) {
             largeSendBuffers.add(slab.asSlice(at, large));
         }
         if (settings.pipelineBlock() > 0) {

@@ -122,7 +122,7 @@ class GmCollPropertyTest {
         Path fabric = Files.createTempDirectory("coll-gm");
         Path map = fabric.resolve("map.conf");
         Files.writeString(map, "bcast = [ " + bcastRule + " ]\n");
-        GmSettings settings = new GmSettings(64 * 1024, window, pipeline ? 32 * 1024 : 0, forward, 3, 6, 3, 2, 3, 2,
+        GmSettings settings = new GmSettings(64 * 1024, window, pipeline ? 32 * 1024 : 0, forward, 3, 6, 3, 2,
                 10_000_000_000L);
         SelectionMap selection = SelectionMap.load(map);
         ExecutorService threads = Executors.newFixedThreadPool(ranks);
