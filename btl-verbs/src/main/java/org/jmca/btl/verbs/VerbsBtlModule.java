@@ -473,6 +473,9 @@ final class VerbsBtlModule implements BtlModule {
                         + " failed with IBV_WC_" + wc.status() + " (" + endpoint + ")");
             }
             endpoint.outstanding--;
+            // A credit return skipped while the send queue was full goes now: if it waited for the
+            // next receive, a peer out of credits would never send that receive (a deadlock).
+            returnCredits(endpoint);
             if (kind == KIND_SEND) {
                 freeSendBuffers[freeCount++] = (int) (wc.wrId() & 0x0FFF_FFFF);
             } else if (kind == KIND_READ) {
