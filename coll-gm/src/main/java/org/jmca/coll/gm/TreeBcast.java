@@ -32,6 +32,7 @@ final class TreeBcast implements CollRequest, CallChannel.Sink {
     private final List<PmlRequest> receives = new ArrayList<>();
     private int nextToSend;
     private int received;
+    private int sendsDone;
 
     TreeBcast(CallChannel channel, MemorySegment data, Tree tree, long segmentSize) {
         this.channel = channel;
@@ -73,7 +74,15 @@ final class TreeBcast implements CollRequest, CallChannel.Sink {
         }
         boolean allHere = tree.isRoot() ? nextToSend == segments : eager ? received == segments
                 : nextToSend == segments;
-        return allHere && sends.stream().allMatch(PmlRequest::isComplete);
+        if (!allHere) {
+            return false;
+        }
+        for (; sendsDone < sends.size(); sendsDone++) { // in order: the ones before are done
+            if (!sends.get(sendsDone).isComplete()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The root copies each segment once into a registered buffer that goes to every child. */
