@@ -2,16 +2,16 @@ package org.jmca.progress;
 
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntSupplier;
 import org.jmca.mca.PerformanceVariable;
 import org.jmca.mca.btl.BtlDoorbell;
 import org.jmca.mca.progress.AsyncSources;
+import org.jmca.mca.progress.Ownership;
 
 /**
  * The lock-free asynchronous rendezvous (after MVAPICH's, Kumar et al.): exactly one thread owns
- * progress at any time, and ownership changes hands with one compare-and-set on {@link #owner},
+ * progress at any time, and ownership changes hands with one compare-and-set ({@link Ownership}),
  * never a lock on the PML's structures.
  *
  * <ul>
@@ -32,13 +32,10 @@ import org.jmca.mca.progress.AsyncSources;
  * check or rings.
  */
 final class LockFreeProgress implements AsyncProgress {
-    private static final int FREE = 0;
-    private static final int APPLICATION = 1;
-    private static final int HELPER = 2;
     private static final long SLEEP_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
     private static final long HELPER_BACKOFF_NANOS = TimeUnit.MICROSECONDS.toNanos(5);
 
-    private final AtomicInteger owner = new AtomicInteger(FREE);
+    private final Ownership owner = new Ownership();
     private final IntSupplier turn;
     private final HelperThread.Placement placement;
     /** Nesting of the application thread's enter/exit; touched by that thread only. */
@@ -47,8 +44,6 @@ final class LockFreeProgress implements AsyncProgress {
     private AsyncSources sources;
     private Thread helper;
     private volatile boolean running;
-    /** Set by the application thread while it waits to enter: the helper gives ownership back after its turn. */
-    private volatile boolean applicationWaiting;
     private final HelperFailure failure = new HelperFailure();
 
     // Counters, each written by one thread only.
@@ -88,17 +83,12 @@ final class LockFreeProgress implements AsyncProgress {
         if (bell != null) {
             bell.disarm();
         }
-        if (!owner.compareAndSet(FREE, APPLICATION)) {
+        if (owner.acquire()) {
             applicationWaits++;
-            applicationWaiting = true;
-            for (int attempt = 1; !owner.compareAndSet(FREE, APPLICATION); attempt++) {
-                backOff(attempt);
-            }
-            applicationWaiting = false;
         }
         if (failure.happened()) {
             depth--;
-            owner.set(FREE);
+            owner.release();
             failure.rethrow();
         }
     }
@@ -113,7 +103,7 @@ final class LockFreeProgress implements AsyncProgress {
             bell.arm();
             wakeHelper = bell.hasArrivals();
         }
-        owner.set(FREE);
+        owner.release();
         if (wakeHelper) { // after giving ownership up: a helper woken on this CPU must not find it still taken
             selfRings++;
             bell.ringSelf();
@@ -137,10 +127,10 @@ final class LockFreeProgress implements AsyncProgress {
     /** Takes ownership and progresses until a turn finds nothing; gives up if the application is inside. */
     private void serve() {
         for (int attempt = 1; ; attempt++) {
-            if (owner.compareAndSet(FREE, HELPER)) {
+            if (owner.tryAcquire(Ownership.HELPER)) {
                 handovers++;
                 try {
-                    while (turn.getAsInt() > 0 && !applicationWaiting) {
+                    while (turn.getAsInt() > 0 && !owner.wanted()) {
                         // until the rendezvous that rang, and whatever came with it, is done,
                         // or the application wants progress back (steady traffic must not starve it)
                     }
@@ -148,7 +138,7 @@ final class LockFreeProgress implements AsyncProgress {
                     failure.record(e); // the application's next call reports it
                     running = false;
                 } finally {
-                    owner.set(FREE);
+                    owner.release();
                 }
                 return;
             }
@@ -163,18 +153,6 @@ final class LockFreeProgress implements AsyncProgress {
             } else {
                 LockSupport.parkNanos(HELPER_BACKOFF_NANOS);
             }
-        }
-    }
-
-    /**
-     * The application waiting for the helper to give ownership up: spin briefly, then yield, in
-     * case both share one CPU and the helper cannot run while the application spins.
-     */
-    private static void backOff(int attempt) {
-        if (attempt < 100) {
-            Thread.onSpinWait();
-        } else {
-            Thread.yield();
         }
     }
 

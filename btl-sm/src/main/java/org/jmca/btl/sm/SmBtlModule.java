@@ -10,6 +10,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import org.jmca.btl.base.CrossMemory;
+import org.jmca.btl.base.FutexDoorbell;
 import org.jmca.btl.base.SharedRing;
 import org.jmca.mca.btl.BtlDoorbell;
 import org.jmca.mca.btl.BtlEndpoint;
@@ -41,7 +42,7 @@ final class SmBtlModule implements BtlModule {
     private final CrossMemory crossMemory;
     private final long singleCopyMin;
     /** This process's doorbell; null when futexes do not work here. */
-    private final SmDoorbell doorbell;
+    private final FutexDoorbell doorbell;
 
     SmBtlModule(int rank, int size, String hostname, Path file, int ringCapacity, long eagerLimit, long maxSendSize,
                 int exclusivity, long singleCopyMin) {
@@ -53,7 +54,7 @@ final class SmBtlModule implements BtlModule {
         this.properties = new BtlProperties(exclusivity, 200, 80_000, eagerLimit, maxSendSize,
                 crossMemory == null ? EnumSet.of(BtlProperties.Flag.SEND)
                         : EnumSet.of(BtlProperties.Flag.SEND, BtlProperties.Flag.GET));
-        SmDoorbell bell = own.ownDoorbell(arena, this::hasArrivals);
+        FutexDoorbell bell = own.ownDoorbell(arena, this::hasArrivals);
         this.doorbell = bell.probe() == null ? bell : null;
         this.removeOnExit = new Thread(this::removeFile, "btl-sm-cleanup");
         Runtime.getRuntime().addShutdownHook(removeOnExit);

@@ -1,5 +1,6 @@
 package org.jmca.btl.sm;
 
+import org.jmca.btl.base.FutexDoorbell;
 import org.jmca.btl.base.SharedRing;
 import org.jmca.mca.btl.BtlEndpoint;
 import org.jmca.mca.btl.BtlModule;
@@ -9,10 +10,10 @@ final class SmEndpoint implements BtlEndpoint {
     private final int rank;
     private final SmBtlModule module;
     final SharedRing outgoing;
-    final SmDoorbell doorbell;
+    final FutexDoorbell doorbell;
     final long pid;
 
-    SmEndpoint(int rank, SmBtlModule module, SharedRing outgoing, SmDoorbell doorbell, long pid) {
+    SmEndpoint(int rank, SmBtlModule module, SharedRing outgoing, FutexDoorbell doorbell, long pid) {
         this.rank = rank;
         this.module = module;
         this.outgoing = outgoing;

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.function.BooleanSupplier;
+import org.jmca.btl.base.FutexDoorbell;
 import org.jmca.btl.base.SharedRing;
 
 /**
@@ -23,7 +24,7 @@ import org.jmca.btl.base.SharedRing;
  *  12 | ranks in the job    (int) |
  *  16 | owner's pid        (long) |
  *  24 | ring capacity       (int) |
- *  64 | doorbell                  |  SmDoorbell, on a cache line of its own
+ *  64 | doorbell                  |  FutexDoorbell, on a cache line of its own
  * 128 | ring of sender 0          |  each SharedRing.bytesFor(capacity) bytes
  *     | ring of sender 1 ...      |
  * </pre>
@@ -94,13 +95,13 @@ final class SmSegment {
     }
 
     /** The owner's doorbell, which it waits on. */
-    SmDoorbell ownDoorbell(Arena arena, BooleanSupplier arrivals) {
-        return SmDoorbell.owned(memory, DOORBELL, arena, arrivals);
+    FutexDoorbell ownDoorbell(Arena arena, BooleanSupplier arrivals) {
+        return FutexDoorbell.owned(memory, DOORBELL, arena, arrivals);
     }
 
     /** The owner's doorbell as a peer sees it: to ring. */
-    SmDoorbell peersDoorbell() {
-        return SmDoorbell.peers(memory, DOORBELL);
+    FutexDoorbell peersDoorbell() {
+        return FutexDoorbell.peers(memory, DOORBELL);
     }
 
     /** The ring in which {@code senderRank} writes to this segment's owner. */

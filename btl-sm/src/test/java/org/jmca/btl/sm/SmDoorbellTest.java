@@ -7,6 +7,7 @@ import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.jmca.btl.base.FutexDoorbell;
 import org.jmca.btl.base.SharedRing;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -24,8 +25,8 @@ class SmDoorbellTest {
             SmSegment owner = SmSegment.create(dir.resolve("segment"), 2, 4096, arena);
             // The peer maps the same file separately, as another process would.
             SmSegment mappedByPeer = SmSegment.open(dir.resolve("segment"), arena);
-            SmDoorbell bell = owner.ownDoorbell(arena, () -> false);
-            SmDoorbell peersView = mappedByPeer.peersDoorbell();
+            FutexDoorbell bell = owner.ownDoorbell(arena, () -> false);
+            FutexDoorbell peersView = mappedByPeer.peersDoorbell();
             assertThat(bell.probe()).isNull();
 
             assertThat(peersView.ringIfArmed()).as("a disarmed bell is not rung").isFalse();

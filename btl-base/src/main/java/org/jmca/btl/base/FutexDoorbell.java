@@ -1,4 +1,4 @@
-package org.jmca.btl.sm;
+package org.jmca.btl.base;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -8,16 +8,17 @@ import java.util.function.BooleanSupplier;
 import org.jmca.mca.btl.BtlDoorbell;
 
 /**
- * A rank's doorbell in its segment: an "armed" word and a ring counter that its helper thread
- * sleeps on with a futex. The owner arms and waits; a peer reads "armed" and rings.
+ * A process's doorbell in a shared mapping: an "armed" word and a ring counter that a thread of
+ * the owner sleeps on with a futex. The owner arms and waits; a peer reads "armed" and rings
+ * (btl/sm's asynchronous progress, btl/lapi's notification thread).
  *
  * <pre>
  *  +0 | armed (int)   1 while the owner wants to be woken
  *  +4 | rings (int)   the futex word, incremented by every ring
  * </pre>
  */
-final class SmDoorbell implements BtlDoorbell {
-    static final long BYTES = 8;
+public final class FutexDoorbell implements BtlDoorbell {
+    public static final long BYTES = 8;
     private static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
 
     private final MemorySegment memory;
@@ -30,7 +31,7 @@ final class SmDoorbell implements BtlDoorbell {
     /** The owner's check for fragments in its incoming rings. */
     private final BooleanSupplier arrivals;
 
-    private SmDoorbell(MemorySegment memory, long offset, Futex futex, BooleanSupplier arrivals) {
+    private FutexDoorbell(MemorySegment memory, long offset, Futex futex, BooleanSupplier arrivals) {
         this.memory = memory;
         this.armedAt = offset;
         this.ringsAt = offset + 4;
@@ -40,17 +41,17 @@ final class SmDoorbell implements BtlDoorbell {
     }
 
     /** The owner's bell: it can wait on it; {@code arrivals} checks its incoming rings. */
-    static SmDoorbell owned(MemorySegment memory, long offset, Arena arena, BooleanSupplier arrivals) {
-        return new SmDoorbell(memory, offset, new Futex(arena), arrivals);
+    public static FutexDoorbell owned(MemorySegment memory, long offset, Arena arena, BooleanSupplier arrivals) {
+        return new FutexDoorbell(memory, offset, new Futex(arena), arrivals);
     }
 
     /** A peer's bell: it can only be rung. */
-    static SmDoorbell peers(MemorySegment memory, long offset) {
-        return new SmDoorbell(memory, offset, null, () -> false);
+    public static FutexDoorbell peers(MemorySegment memory, long offset) {
+        return new FutexDoorbell(memory, offset, null, () -> false);
     }
 
     /** Why this bell cannot wake anybody here, or null if it can. */
-    String probe() {
+    public String probe() {
         return Futex.probe(ringsWord);
     }
 
@@ -95,7 +96,7 @@ final class SmDoorbell implements BtlDoorbell {
      * Rings if the owner armed the bell, after a full fence: the fragment announced just before is
      * then either seen by the owner's arrivals check after arming, or rung for. True if it rang.
      */
-    boolean ringIfArmed() {
+    public boolean ringIfArmed() {
         VarHandle.fullFence();
         if (!armed()) {
             return false;

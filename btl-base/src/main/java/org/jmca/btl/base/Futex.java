@@ -1,4 +1,4 @@
-package org.jmca.btl.sm;
+package org.jmca.btl.base;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
@@ -12,7 +12,7 @@ import java.lang.invoke.MethodHandle;
  * process sleeps in the kernel until another changes the word and wakes it. The operations are
  * the shared (not {@code _PRIVATE}) ones, as the word lives in a file mapped by several processes.
  */
-final class Futex {
+public final class Futex {
     private static final long FUTEX_WAIT = 0;
     private static final long FUTEX_WAKE = 1;
     private static final long SYS_FUTEX = switch (System.getProperty("os.arch")) {
@@ -25,7 +25,7 @@ final class Futex {
     /** A {@code struct timespec} for this futex's waits: used by the one thread that waits. */
     private final MemorySegment timeout;
 
-    Futex(Arena arena) {
+    public Futex(Arena arena) {
         this.timeout = arena.allocate(16, 8);
     }
 
@@ -38,7 +38,7 @@ final class Futex {
     }
 
     /** Why futexes cannot be used here, or null if they can: a wake on a word of {@code memory} is tried. */
-    static String probe(MemorySegment word) {
+    public static String probe(MemorySegment word) {
         if (SYS_FUTEX < 0) {
             return "futex system call number unknown on " + System.getProperty("os.arch");
         }
@@ -49,14 +49,14 @@ final class Futex {
     }
 
     /** Sleeps while the int at {@code word} is {@code expected}, for at most {@code nanos}. */
-    void await(MemorySegment word, int expected, long nanos) {
+    public void await(MemorySegment word, int expected, long nanos) {
         timeout.set(ValueLayout.JAVA_LONG, 0, nanos / 1_000_000_000L);
         timeout.set(ValueLayout.JAVA_LONG, 8, nanos % 1_000_000_000L);
         call(word, FUTEX_WAIT, expected, timeout);
     }
 
     /** Wakes one thread sleeping on {@code word}. */
-    static void wake(MemorySegment word) {
+    public static void wake(MemorySegment word) {
         call(word, FUTEX_WAKE, 1, MemorySegment.NULL);
     }
 

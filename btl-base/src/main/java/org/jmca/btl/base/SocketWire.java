@@ -1,0 +1,272 @@
+package org.jmca.btl.base;
+
+import static org.jmca.btl.base.Sockets.readFully;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntConsumer;
+
+/**
+ * The wire of an emulated device between processes on different hosts (the emulated GM NIC's,
+ * the LAPI switch's): one TCP connection from this process to each peer it sends to, carrying
+ * frames in the order they were queued, and an agent thread per incoming connection that hands
+ * each frame to the {@link Receiver}, in order. A connection presents the job's key; a stranger's
+ * is refused. A connection that breaks reports its peer down, once.
+ *
+ * <p>Frames on the socket: {@code int length} (native order) then the bytes.
+ *
+ * <p>Threads: {@link #send} from any thread; the receiver runs on the agent threads, one per peer.
+ */
+public final class SocketWire implements AutoCloseable {
+    private static final int CONNECT_TIMEOUT_MS = 10_000;
+    /** Frames a writer puts on the socket with one gathering write. */
+    private static final int BATCH = 64;
+
+    /** Takes the frames peers send; the frame is valid only during the call. */
+    @FunctionalInterface
+    public interface Receiver {
+        void onFrame(int from, ByteBuffer frame);
+    }
+
+    private final String name;
+    private final int self;
+    private final long magic;
+    private final byte[] jobKey;
+    private final Receiver receiver;
+    private final IntConsumer peerDown;
+    private final ServerSocketChannel server;
+    private final String address;
+    private final Map<Integer, List<InetSocketAddress>> remotes = new ConcurrentHashMap<>();
+    private final Map<Integer, Link> links = new ConcurrentHashMap<>();
+    private final Set<SocketChannel> accepted = ConcurrentHashMap.newKeySet();
+    private final Set<Thread> threads = ConcurrentHashMap.newKeySet();
+    private volatile boolean closed;
+
+    /**
+     * Starts listening.
+     *
+     * @param name     for messages and thread names: "btl/gm node 3"
+     * @param self     this end's id, presented to peers
+     * @param magic    the protocol's magic number, checked on connect
+     * @param peerDown told the id of a peer whose connection broke (from a wire thread)
+     */
+    public SocketWire(String name, int self, long magic, byte[] jobKey, Receiver receiver, IntConsumer peerDown) {
+        this.name = name;
+        this.self = self;
+        this.magic = magic;
+        this.jobKey = jobKey.clone();
+        this.receiver = receiver;
+        this.peerDown = peerDown;
+        try {
+            server = ServerSocketChannel.open().bind(new InetSocketAddress(0), 64);
+            address = Sockets.publishedAddress(server);
+        } catch (IOException e) {
+            throw new IllegalStateException(name + ": cannot listen for remote peers: " + e, e);
+        }
+        start("accept", this::acceptLoop);
+    }
+
+    /** How remote peers reach this end: publish it in the address exchange. */
+    public String address() {
+        return address;
+    }
+
+    /** Peer {@code peer} is reached through this wire, at its {@link #address()}. */
+    public void learn(int peer, String published) {
+        try {
+            remotes.put(peer, Sockets.candidates(published));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(name + ": peer " + peer + ": " + e.getMessage(), e);
+        }
+    }
+
+    public boolean reaches(int peer) {
+        return remotes.containsKey(peer);
+    }
+
+    /**
+     * Queues {@code frame} (its remaining bytes, which become the wire's) for {@code peer}.
+     *
+     * @return false if the connection to the peer is down
+     */
+    public boolean send(int peer, ByteBuffer frame) {
+        Link link = links.computeIfAbsent(peer, Link::new);
+        if (link.down) {
+            return false;
+        }
+        link.queued.addAndGet(frame.remaining());
+        link.frames.add(frame);
+        return true;
+    }
+
+    /** Bytes queued for {@code peer} and not yet written to its socket, for flow control. */
+    public long queuedBytes(int peer) {
+        Link link = links.get(peer);
+        return link == null ? 0 : link.queued.get();
+    }
+
+    private void start(String role, Runnable body) {
+        Thread thread = Thread.ofVirtual().name(name + " wire " + role).unstarted(() -> {
+            try {
+                body.run();
+            } finally {
+                threads.remove(Thread.currentThread());
+            }
+        });
+        threads.add(thread);
+        thread.start();
+    }
+
+    /** The connection to one peer: frames out by a writer thread. */
+    private final class Link {
+        final int peer;
+        final LinkedBlockingQueue<ByteBuffer> frames = new LinkedBlockingQueue<>();
+        final AtomicLong queued = new AtomicLong();
+        volatile boolean down;
+        private volatile SocketChannel channel;
+
+        Link(int peer) {
+            this.peer = peer;
+            start("to " + peer, this::run);
+        }
+
+        private void run() {
+            List<ByteBuffer> batch = new ArrayList<>(BATCH);
+            ByteBuffer[] lengths = new ByteBuffer[BATCH];
+            for (int i = 0; i < BATCH; i++) {
+                lengths[i] = ByteBuffer.allocate(4).order(ByteOrder.nativeOrder());
+            }
+            ByteBuffer[] gather = new ByteBuffer[2 * BATCH];
+            try {
+                channel = connect(peer);
+                while (!closed) {
+                    batch.add(frames.take());
+                    frames.drainTo(batch, BATCH - 1);
+                    int n = 0;
+                    long bytes = 0;
+                    for (ByteBuffer frame : batch) {
+                        gather[2 * n] = lengths[n].clear().putInt(0, frame.remaining());
+                        gather[2 * n + 1] = frame;
+                        bytes += frame.remaining();
+                        n++;
+                    }
+                    long remaining = bytes + 4L * n;
+                    while (remaining > 0) {
+                        remaining -= channel.write(gather, 0, 2 * n);
+                    }
+                    queued.addAndGet(-bytes);
+                    batch.clear();
+                }
+            } catch (IOException | InterruptedException | RuntimeException e) {
+                if (!closed) {
+                    down = true;
+                    peerDown.accept(peer);
+                }
+            }
+        }
+
+        void close() {
+            try {
+                SocketChannel c = channel;
+                if (c != null) {
+                    c.close();
+                }
+            } catch (IOException ignored) {
+                // closing anyway
+            }
+            frames.add(ByteBuffer.allocate(0)); // wakes the writer, which then sees closed
+        }
+    }
+
+    private SocketChannel connect(int peer) throws IOException {
+        List<InetSocketAddress> candidates = remotes.get(peer);
+        if (candidates == null) {
+            throw new IOException(name + ": no address for peer " + peer);
+        }
+        try {
+            return Sockets.connect(candidates, CONNECT_TIMEOUT_MS, magic, self, jobKey);
+        } catch (IOException e) {
+            System.err.println(name + ": cannot reach peer " + peer + " at " + candidates + ": " + e);
+            throw e;
+        }
+    }
+
+    private void acceptLoop() {
+        IOException failure = Sockets.acceptAll(server, channel -> {
+            accepted.add(channel);
+            start("agent", () -> serve(channel));
+        });
+        if (failure != null && !closed) {
+            System.err.println(name + ": stops accepting remote peers: " + failure);
+        }
+    }
+
+    /** Hands each frame of one peer to the receiver, in the order sent. */
+    private void serve(SocketChannel channel) {
+        try (channel) {
+            int sender = Sockets.introduction(channel, magic, jobKey);
+            if (sender < 0) {
+                System.err.println(name + ": refused a connection without the job's key");
+                return;
+            }
+            ByteBuffer length = ByteBuffer.allocate(4).order(ByteOrder.nativeOrder());
+            ByteBuffer frame = ByteBuffer.allocate(64 * 1024).order(ByteOrder.nativeOrder());
+            while (!closed) {
+                length.clear();
+                readFully(channel, length);
+                int n = length.getInt(0);
+                if (n > frame.capacity()) {
+                    frame = ByteBuffer.allocate(Math.max(n, 2 * frame.capacity())).order(ByteOrder.nativeOrder());
+                }
+                frame.clear().limit(n);
+                readFully(channel, frame);
+                frame.flip();
+                receiver.onFrame(sender, frame);
+            }
+        } catch (IOException | RuntimeException e) {
+            // the sender went away: its own side reports it
+        } finally {
+            accepted.remove(channel);
+        }
+    }
+
+    /** Closes the sockets and waits for the wire's threads to end. */
+    @Override
+    public void close() {
+        closed = true;
+        try {
+            server.close();
+        } catch (IOException ignored) {
+            // closing anyway
+        }
+        links.values().forEach(Link::close);
+        for (SocketChannel channel : List.copyOf(accepted)) {
+            try {
+                channel.close();
+            } catch (IOException ignored) {
+                // closing anyway
+            }
+        }
+        for (Thread thread : List.copyOf(threads)) {
+            thread.interrupt();
+            try {
+                thread.join(Duration.ofSeconds(5));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+}
