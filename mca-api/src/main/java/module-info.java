@@ -10,6 +10,7 @@ module org.jmca.mca {
     exports org.jmca.mca.coll;
     exports org.jmca.mca.progress;
     exports org.jmca.mca.gm;
+    exports org.jmca.mca.lapi;
 
     uses org.jmca.mca.Component;
 }

@@ -93,6 +93,19 @@ public final class FutexDoorbell implements BtlDoorbell {
     }
 
     /**
+     * Rings if the owner armed the bell, and disarms it, after a full fence: a burst of arrivals
+     * then wakes the owner once, not once per arrival (interrupt coalescing). True if it rang.
+     */
+    public boolean ringOnceIfArmed() {
+        VarHandle.fullFence();
+        if ((int) INT.getVolatile(memory, armedAt) == 0 || !INT.compareAndSet(memory, armedAt, 1, 0)) {
+            return false;
+        }
+        ringSelf();
+        return true;
+    }
+
+    /**
      * Rings if the owner armed the bell, after a full fence: the fragment announced just before is
      * then either seen by the owner's arrivals check after arming, or rung for. True if it rang.
      */

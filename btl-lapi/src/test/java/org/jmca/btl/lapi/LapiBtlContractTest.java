@@ -1,0 +1,32 @@
+package org.jmca.btl.lapi;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.jmca.mca.btl.BtlModule;
+import org.jmca.mca.btl.Peer;
+import org.jmca.mca.contract.BtlContractTest;
+import org.jmca.mca.lapi.LapiMode;
+import org.junit.jupiter.api.AfterEach;
+
+/** The BTL contract over btl/lapi, on the emulated switch in polling mode. */
+class LapiBtlContractTest extends BtlContractTest {
+    private final List<LapiTasks> jobs = new ArrayList<>();
+
+    @Override
+    protected List<BtlModule> createConnected(int size) {
+        LapiTasks job = new LapiTasks(size, LapiTasks.settings(LapiMode.POLLING));
+        jobs.add(job);
+        List<BtlModule> modules = new ArrayList<>();
+        for (LapiTask task : job.tasks) {
+            modules.add(new LapiBtlModule(task, 4096, 16 * 1024));
+        }
+        List<Peer> peers = job.peers();
+        modules.forEach(m -> m.addPeers(peers));
+        return modules;
+    }
+
+    @AfterEach
+    void removeFabrics() {
+        jobs.forEach(LapiTasks::close);
+    }
+}
