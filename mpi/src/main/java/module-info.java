@@ -3,6 +3,7 @@ module org.jmca.mpi {
     requires org.jmca.mca;
     requires org.jmca.config;
     requires org.jmca.rte;
+    requires org.jmca.osc;
 
     exports mpi;
 

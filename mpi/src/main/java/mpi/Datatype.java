@@ -11,7 +11,11 @@ public final class Datatype {
     /** The primitive a type is made of, which decides how reductions read it. */
     enum Base { BYTE, CHAR, SHORT, BOOLEAN, INT, LONG, FLOAT, DOUBLE }
 
+    /** The predefined types in the order they were made: a type's code is its index here. */
+    private static final java.util.List<Datatype> PREDEFINED = new java.util.concurrent.CopyOnWriteArrayList<>();
+
     private final String name;
+    private final int code;
     private final int size;
     private final Base base;
     private final Class<?> arrayType;
@@ -28,6 +32,17 @@ public final class Datatype {
         this.bufferType = bufferType;
         this.arrayElements = arrayElements;
         this.indexOffset = indexOffset;
+        this.code = PREDEFINED.size();
+        PREDEFINED.add(this);
+    }
+
+    /** The number that names this type in messages between ranks (one-sided accumulates). */
+    int code() {
+        return code;
+    }
+
+    static Datatype ofCode(int code) {
+        return PREDEFINED.get(code);
     }
 
     /** A primitive type: one array element per datatype element. */

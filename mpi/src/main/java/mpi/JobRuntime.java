@@ -51,6 +51,8 @@ final class JobRuntime {
     final McaFrameworks frameworks;
     final ProgressEngine progress;
     final List<BtlModule> btls;
+    /** The host of each job rank. */
+    final String[] hosts;
     final PmlModule pml;
     /** The selected coll components, asked for every new communicator. */
     final List<CollSelection.Candidate> collCandidates;
@@ -59,16 +61,19 @@ final class JobRuntime {
     /** mpi_warmup_ms: how long MPI.Init may warm the hot paths up (InitWarmup). */
     final int warmupMillis;
     final long startNanos = System.nanoTime();
+    /** What the process's windows did. */
+    final org.jmca.osc.OscCounters oscCounters = new org.jmca.osc.OscCounters();
     /** The next free communicator context; every rank of a communicator agrees on it when one is made. */
     int nextContext = 4;
 
     private JobRuntime(WireUp wireUp, McaFrameworks frameworks, ProgressEngine progress, List<BtlModule> btls,
-                       PmlModule pml) {
+                       String[] hosts, PmlModule pml) {
         this.wireUp = wireUp;
         this.job = wireUp.job();
         this.frameworks = frameworks;
         this.progress = progress.isAsynchronous() ? new OwnedProgress(progress) : progress;
         this.btls = btls;
+        this.hosts = hosts;
         this.pml = progress.isAsynchronous() ? new OwnedPml(pml, progress) : pml;
         this.collCandidates = frameworks.selection(Framework.COLL).statuses().stream()
                 .filter(s -> s.state() == ComponentStatus.State.SELECTED)
@@ -116,7 +121,8 @@ final class JobRuntime {
         PmlModule pml = pmlComponent.createModule(new PmlEnvironment(job.rank(), peers, btls, progress));
         BtlDoorbell doorbell = btls.stream().map(BtlModule::doorbell).filter(d -> d != null).findFirst().orElse(null);
         progress.startAsync(new AsyncSources(doorbell, pml::hasPendingReceives));
-        return new JobRuntime(wireUp, frameworks, progress, btls, pml);
+        return new JobRuntime(wireUp, frameworks, progress, btls, peers.stream().map(Peer::hostname).toArray(String[]::new),
+                pml);
     }
 
     /** The rank among this host's processes: launchers fill a host with consecutive ranks. */
@@ -155,6 +161,7 @@ final class JobRuntime {
         List<PerformanceVariable> all = new ArrayList<>(progress.performanceVariables());
         all.addAll(pml.performanceVariables());
         btls.forEach(btl -> all.addAll(btl.performanceVariables()));
+        all.addAll(oscCounters.read());
         return all;
     }
 

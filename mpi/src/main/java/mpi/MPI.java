@@ -38,7 +38,46 @@ public final class MPI {
     public static final int ERR_INTERN = 17;
     public static final int ERR_IN_STATUS = 18;
     public static final int ERR_PENDING = 19;
+    public static final int ERR_ACCESS = 20;
+    public static final int ERR_AMODE = 21;
+    public static final int ERR_ASSERT = 22;
+    public static final int ERR_BAD_FILE = 23;
+    public static final int ERR_BASE = 24;
+    public static final int ERR_CONVERSION = 25;
+    public static final int ERR_DISP = 26;
+    public static final int ERR_DUP_DATAREP = 27;
+    public static final int ERR_FILE_EXISTS = 28;
+    public static final int ERR_FILE_IN_USE = 29;
+    public static final int ERR_FILE = 30;
+    public static final int ERR_INFO_KEY = 31;
+    public static final int ERR_INFO_NOKEY = 32;
+    public static final int ERR_INFO_VALUE = 33;
+    public static final int ERR_INFO = 34;
+    public static final int ERR_IO = 35;
+    public static final int ERR_KEYVAL = 36;
+    public static final int ERR_LOCKTYPE = 37;
+    public static final int ERR_NAME = 38;
+    public static final int ERR_NO_MEM = 39;
+    public static final int ERR_NOT_SAME = 40;
+    public static final int ERR_NO_SPACE = 41;
+    public static final int ERR_NO_SUCH_FILE = 42;
+    public static final int ERR_PORT = 43;
+    public static final int ERR_QUOTA = 44;
+    public static final int ERR_READ_ONLY = 45;
+    public static final int ERR_RMA_CONFLICT = 46;
+    public static final int ERR_RMA_SYNC = 47;
+    public static final int ERR_SERVICE = 48;
+    public static final int ERR_SIZE = 49;
+    public static final int ERR_SPAWN = 50;
+    public static final int ERR_UNSUPPORTED_DATAREP = 51;
+    public static final int ERR_UNSUPPORTED_OPERATION = 52;
+    public static final int ERR_WIN = 53;
+    /** MPI_ERR_RMA_RANGE: target memory outside the window (a JMCA addition: Open MPI's bindings have no constant for it). */
+    public static final int ERR_RMA_RANGE = 68;
+    /** MPI_ERR_RMA_SHARED: a shared-memory window over ranks that share no memory (a JMCA addition). */
+    public static final int ERR_RMA_SHARED = 71;
     public static final int ERR_LASTCODE = 92;
+    public static final int ERR_SYSRESOURCE = -2;
 
     public static final int THREAD_SINGLE = 0;
     public static final int THREAD_FUNNELED = 1;
@@ -59,6 +98,24 @@ public final class MPI {
     public static final int TAG_UB = 0;
     /** The largest tag: 2^30 - 1 (the negative tags and those above are JMCA's own). */
     static final int MAX_TAG = (1 << 30) - 1;
+    /** Attribute keys of a window ({@code win.getAttr(MPI.WIN_SIZE)}), numbered as in Open MPI's mpi.h. */
+    public static final int WIN_BASE = 7;
+    public static final int WIN_SIZE = 8;
+    public static final int WIN_DISP_UNIT = 9;
+    /** The window's flavor (MPI_WIN_CREATE_FLAVOR, a JMCA addition): 1 create, 2 allocate, 4 shared. */
+    public static final int WIN_CREATE_FLAVOR = 10;
+    /** The window's memory model (MPI_WIN_MODEL, a JMCA addition): always MPI_WIN_UNIFIED, 0. */
+    public static final int WIN_MODEL = 11;
+
+    // One-sided synchronization: lock types and assertions, as in mpi.h.
+    public static final int LOCK_EXCLUSIVE = 1;
+    public static final int LOCK_SHARED = 2;
+    public static final int MODE_NOCHECK = 1;
+    public static final int MODE_NOPRECEDE = 2;
+    public static final int MODE_NOPUT = 4;
+    public static final int MODE_NOSTORE = 8;
+    public static final int MODE_NOSUCCEED = 16;
+
     /** Bytes a buffered send uses in the attached buffer beyond its message. */
     public static final int BSEND_OVERHEAD = 128;
 
@@ -105,6 +162,10 @@ public final class MPI {
     public static final Op MINLOC = new Op(Op.Predefined.MINLOC);
     /** The largest value of a pair type and the smallest index holding it. */
     public static final Op MAXLOC = new Op(Op.Predefined.MAXLOC);
+    /** One-sided accumulate: store the origin's value. */
+    public static final Op REPLACE = new Op(Op.Predefined.REPLACE);
+    /** One-sided getAccumulate and fetchAndOp: only read the target. */
+    public static final Op NO_OP = new Op(Op.Predefined.NO_OP);
 
     /** Print the error and abort the job (the default). */
     public static final Errhandler ERRORS_ARE_FATAL = new Errhandler("MPI.ERRORS_ARE_FATAL", true);

@@ -16,7 +16,7 @@ import org.jmca.mca.coll.Reduction;
 public final class Op {
 
     /** The predefined operations. */
-    enum Predefined { MAX, MIN, SUM, PROD, LAND, BAND, LOR, BOR, LXOR, BXOR, MINLOC, MAXLOC }
+    enum Predefined { MAX, MIN, SUM, PROD, LAND, BAND, LOR, BOR, LXOR, BXOR, MINLOC, MAXLOC, REPLACE, NO_OP }
 
     private final Predefined predefined;
     private final UserFunction function;
@@ -61,6 +61,9 @@ public final class Op {
         if (function != null) {
             return new UserReduction(function, type, commutative, UserReduction.overridesArrayForm(function));
         }
+        if (predefined == Predefined.REPLACE || predefined == Predefined.NO_OP) {
+            throw new MPIException(MPI.ERR_OP, this + " is for one-sided accumulates only, not for reductions");
+        }
         if (type.isPair() != (predefined == Predefined.MINLOC || predefined == Predefined.MAXLOC)) {
             throw undefined(type, type.isPair() ? "pair types only take MPI.MINLOC and MPI.MAXLOC"
                     : "MINLOC and MAXLOC need a pair type such as MPI.INT2 or MPI.DOUBLE_INT");
@@ -76,6 +79,36 @@ public final class Op {
         }
         Reduction fast = type.isPair() ? null : NumericReductions.of(predefined, type.base());
         return fast != null ? fast : new PredefinedReduction(predefined, type);
+    }
+
+    /**
+     * This op's code for a one-sided accumulate on elements of {@code type}: predefined ops only
+     * (MPI.REPLACE and MPI.NO_OP included), each defined for the type.
+     */
+    int oneSidedCode(Datatype type) throws MPIException {
+        if (freed) {
+            throw new MPIException(MPI.ERR_OP, "the operation has been freed");
+        }
+        if (predefined == null) {
+            throw new MPIException(MPI.ERR_OP, "one-sided accumulates take predefined operations only, not " + this);
+        }
+        return switch (predefined) {
+            case REPLACE -> org.jmca.osc.OscWindow.REPLACE;
+            case NO_OP -> org.jmca.osc.OscWindow.NO_OP;
+            default -> {
+                bind(type); // MPI_ERR_OP if the op is not defined for the type
+                yield predefined.ordinal();
+            }
+        };
+    }
+
+    /** The reduction of predefined op number {@code code} on {@code type}: a target's side of an accumulate. */
+    static Reduction ofCode(int code, Datatype type) {
+        try {
+            return new Op(Predefined.values()[code]).bind(type);
+        } catch (MPIException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
     }
 
     private MPIException undefined(Datatype type, String why) {
@@ -131,7 +164,7 @@ public final class Op {
                 case BAND -> a & b;
                 case BOR -> a | b;
                 case BXOR -> a ^ b;
-                case MINLOC, MAXLOC -> throw new IllegalStateException();
+                case MINLOC, MAXLOC, REPLACE, NO_OP -> throw new IllegalStateException();
             };
         }
 

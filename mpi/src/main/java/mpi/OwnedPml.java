@@ -3,6 +3,7 @@ package mpi;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 import org.jmca.mca.PerformanceVariable;
+import org.jmca.mca.btl.BtlEndpoint;
 import org.jmca.mca.pml.PmlModule;
 import org.jmca.mca.pml.PmlRequest;
 import org.jmca.mca.pml.PmlStatus;
@@ -51,6 +52,11 @@ final class OwnedPml implements PmlModule {
         } finally {
             engine.exit();
         }
+    }
+
+    @Override
+    public BtlEndpoint endpoint(int rank) {
+        return pml.endpoint(rank);
     }
 
     @Override

@@ -488,8 +488,9 @@ final class Dispatcher {
         awaiting.remove(op.id);
         awaitingCount--;
         if (status != Packet.OK) {
-            task.fail("btl/lapi: task " + op.target + " refused the " + op + " from task " + self + " (address 0x"
-                    + Long.toHexString(op.a) + "): " + Packet.describe(status));
+            String where = op.kind == Packet.AM ? "handler " + op.a : "address 0x" + Long.toHexString(op.a);
+            task.fail("btl/lapi: task " + op.target + " refused the " + op + " from task " + self + " (" + where
+                    + "): " + Packet.describe(status));
             return;
         }
         if (op.completionCounter != null) {

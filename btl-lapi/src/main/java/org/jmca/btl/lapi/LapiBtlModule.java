@@ -108,13 +108,13 @@ final class LapiBtlModule implements BtlModule {
 
     @Override
     public List<BtlEndpoint> addPeers(List<Peer> peers) {
-        lapi.connect(peers);
         endpoints = new LapiEndpoint[peers.size()];
         List<BtlEndpoint> result = new ArrayList<>();
         for (Peer peer : peers) {
             endpoints[peer.rank()] = new LapiEndpoint(peer.rank(), this);
             result.add(endpoints[peer.rank()]);
         }
+        lapi.connect(peers); // after the endpoints: a notification thread may deliver at once
         Lapi.publish(lapi);
         return result;
     }

@@ -3,6 +3,7 @@ package org.jmca.mca.pml;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 import org.jmca.mca.PerformanceVariable;
+import org.jmca.mca.btl.BtlEndpoint;
 
 /**
  * The process's point-to-point layer: matches messages on (context, source, tag) and moves them
@@ -41,6 +42,14 @@ public interface PmlModule {
 
     /** The status of a message that a receive would match now, without receiving it; null if none. */
     PmlStatus iprobe(int source, int tag, int context);
+
+    /**
+     * The BTL endpoint that carries this PML's traffic to job rank {@code rank}, for a layer that
+     * moves data with the BTL's put and get itself (one-sided windows); null if there is none.
+     */
+    default BtlEndpoint endpoint(int rank) {
+        return null;
+    }
 
     /** True while a posted receive has not completed (asynchronous progress arms the doorbell then). */
     default boolean hasPendingReceives() {

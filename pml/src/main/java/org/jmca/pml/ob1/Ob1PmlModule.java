@@ -511,6 +511,11 @@ final class Ob1PmlModule implements PmlModule {
     }
 
     @Override
+    public BtlEndpoint endpoint(int rank) {
+        return rank >= 0 && rank < routes.length && routes[rank] != null ? routes[rank].endpoint() : null;
+    }
+
+    @Override
     public boolean hasPendingReceives() {
         if (!awaitingFrags.isEmpty()) {
             return true;
