@@ -53,6 +53,8 @@ public final class OscWindow {
     private long nextId;
     /** Per target: active-message operations sent, cumulative. */
     private final long[] issued;
+    /** Per target: operations sent since the last flush whose completion there no reply has shown (puts, accumulates). */
+    private final long[] unanswered;
     /** Per target: messages of this rank's that are not locally complete yet. */
     private final List<PmlRequest>[] outstanding;
     private final boolean[] granted;
@@ -85,6 +87,7 @@ public final class OscWindow {
             endpoints[r] = r == me ? null : env.pml().endpoint(env.jobRanks()[r]);
         }
         this.issued = new long[size];
+        this.unanswered = new long[size];
         this.outstanding = new List[size];
         for (int r = 0; r < size; r++) {
             outstanding[r] = new ArrayList<>();
@@ -281,6 +284,9 @@ public final class OscWindow {
             parts.add(env.pml().isend(data, job, Control.dataTag(id), env.dataContext(), SendMode.STANDARD));
         }
         issued[rank]++;
+        if (reply == null) {
+            unanswered[rank]++;
+        }
         env.counters().activeMessages++;
         outstanding[rank].addAll(parts);
         return new OscRequest(parts);
@@ -409,11 +415,13 @@ public final class OscWindow {
         }
     }
 
+    /** Waits until the operations to {@code rank} are complete there; a reply already showed it for gets. */
     private void remoteComplete(int rank) {
         waitUntil(() -> locallyComplete(rank));
-        if (rank == me) {
+        if (rank == me || unanswered[rank] == 0) {
             return;
         }
+        unanswered[rank] = 0;
         long expected = flushesDone[rank] + 1;
         target.send(rank, Control.of(Control.FLUSH, 0, issued[rank]));
         waitUntil(() -> flushesDone[rank] >= expected);
@@ -498,6 +506,7 @@ public final class OscWindow {
             target.locks.release(me);
             return;
         }
+        unanswered[rank] = 0;
         long expected = unlocksDone[rank] + 1;
         target.send(rank, Control.of(Control.UNLOCK, 0, issued[rank]));
         waitUntil(() -> unlocksDone[rank] >= expected);
@@ -558,6 +567,7 @@ public final class OscWindow {
             }
         }
         waitUntil(() -> target.roundDone(round));
+        Arrays.fill(unanswered, 0);
     }
 
     /** Opens an access epoch to the ranks of {@code group} once each has posted. */
@@ -598,6 +608,7 @@ public final class OscWindow {
                 target.completesSeen[me]++;
             } else {
                 target.send(r, Control.of(Control.COMPLETE, 0, issued[r]));
+                unanswered[r] = 0;
             }
         }
         accessGroup = null;

@@ -45,8 +45,11 @@ abstract sealed class DispatchMode permits GlobalLockMode, LockFreeMode {
     /** The tick's visit: progress, and the timeout and peer checks. */
     abstract void tick();
 
-    /** The notification thread's visit after a wake-up. */
-    abstract void serveNotification();
+    /**
+     * The notification thread's visit after a wake-up; false if it found the dispatcher taken by a
+     * call (which will dispatch what arrived: the thread goes back to sleep until the next arrival).
+     */
+    abstract boolean serveNotification();
 
     /** Runs {@code body} holding the dispatcher, so that nothing else dispatches meanwhile. */
     abstract void exclusively(Runnable body);
@@ -106,20 +109,35 @@ abstract sealed class DispatchMode permits GlobalLockMode, LockFreeMode {
         }
     }
 
+    /** True while the mode wants no interrupts (a call is polling the dispatcher itself). */
+    boolean interruptsOff() {
+        return false;
+    }
+
     private void notificationLoop() {
+        boolean declinedLast = false;
         while (running) {
             int seen = bell.rings();
-            bell.arm();
-            if (!dispatcher.hasArrivals()) {
+            // What arrived before the bell was armed rang nobody: look, unless a call holds the
+            // dispatcher and will see it (then wait for the next arrival, as LAPI's thread did).
+            boolean look = false;
+            if (!interruptsOff()) {
+                bell.arm();
+                look = !declinedLast && dispatcher.hasArrivals();
+            }
+            if (!look) {
                 bell.await(seen, tickNanos);
             }
-            bell.disarm();
             if (!running) {
                 return;
             }
+            if (interruptsOff()) {
+                continue; // a call polls: it takes what arrived
+            }
+            bell.disarm();
             interrupts++;
             try {
-                serveNotification();
+                declinedLast = !serveNotification();
             } catch (RuntimeException e) {
                 task.fail("btl/lapi: task " + task.task() + ": the notification thread failed: " + e);
             }
@@ -129,6 +147,23 @@ abstract sealed class DispatchMode permits GlobalLockMode, LockFreeMode {
     /** Wakes the task's own notification thread (its bell rung whether armed or not). */
     final void wakeNotification() {
         bell.ringSelf();
+    }
+
+    /** Stops senders from ringing: a call polls the dispatcher itself meanwhile. */
+    final void disarmNotification() {
+        bell.disarm();
+    }
+
+    /**
+     * Lets senders ring again, after a call polled the dispatcher; what arrived in between rang
+     * nobody, so the notification thread is woken for it (arm, full fence, look: a Dekker pair
+     * with the senders' publish, full fence, look at the bell).
+     */
+    final void armNotification() {
+        bell.arm();
+        if (dispatcher.hasArrivals()) {
+            bell.ringSelf();
+        }
     }
 
     /** Stops the mode's threads and waits for them. */

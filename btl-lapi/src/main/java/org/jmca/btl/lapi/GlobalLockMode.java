@@ -86,10 +86,10 @@ final class GlobalLockMode extends DispatchMode {
     }
 
     @Override
-    void serveNotification() {
+    boolean serveNotification() {
         if (!lock.tryLock()) {
             declined++;
-            return;
+            return false;
         }
         try {
             while (dispatcher.dispatch() > 0) {
@@ -98,6 +98,7 @@ final class GlobalLockMode extends DispatchMode {
         } finally {
             lock.unlock();
         }
+        return true;
     }
 
     @Override

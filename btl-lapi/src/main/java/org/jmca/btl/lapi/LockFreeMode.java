@@ -11,11 +11,19 @@ import org.jmca.mca.progress.Ownership;
  *
  * <p>A call's work is never stranded: a call that finds the dispatcher taken has queued its work
  * before looking, and the holder looks at the queue again after it lets go.
+ *
+ * <p>A waiting call ({@code LAPI_Waitcntr}, a fence) polls the dispatcher itself, and turns
+ * interrupts off meanwhile, as JMCA's asynchronous progress disarms its doorbell while the
+ * application is inside the library: an arrival then costs no wake-up of a thread that could only
+ * find the dispatcher busy. On leaving, the call arms the bell again, and rings it itself if
+ * something arrived meanwhile.
  */
 final class LockFreeMode extends DispatchMode {
     private final Ownership owner = new Ownership();
     /** Calls that found the dispatcher taken and left their work to its holder. */
     volatile long handedOver;
+    /** Calls waiting inside the library, polling the dispatcher: while any is, interrupts are off. */
+    private final java.util.concurrent.atomic.AtomicInteger waiting = new java.util.concurrent.atomic.AtomicInteger();
 
     LockFreeMode(LapiTask task, LapiSettings settings) {
         super(task, settings);
@@ -54,11 +62,27 @@ final class LockFreeMode extends DispatchMode {
 
     @Override
     void waitUntil(BooleanSupplier done) {
-        int empty = 0;
-        while (!done.getAsBoolean() && !task.failed()) {
-            empty = visit(Ownership.APPLICATION) > 0 ? 0 : empty + 1;
-            idle(empty);
+        if (done.getAsBoolean()) {
+            return;
         }
+        waiting.incrementAndGet();
+        disarmNotification();
+        try {
+            int empty = 0;
+            while (!done.getAsBoolean() && !task.failed()) {
+                empty = visit(Ownership.APPLICATION) > 0 ? 0 : empty + 1;
+                idle(empty);
+            }
+        } finally {
+            if (waiting.decrementAndGet() == 0) {
+                armNotification();
+            }
+        }
+    }
+
+    @Override
+    boolean interruptsOff() {
+        return waiting.get() > 0;
     }
 
     @Override
@@ -73,10 +97,10 @@ final class LockFreeMode extends DispatchMode {
     }
 
     @Override
-    void serveNotification() {
+    boolean serveNotification() {
         if (!owner.tryAcquire(Ownership.HELPER)) {
             declined++;
-            return;
+            return false;
         }
         while (true) {
             try {
@@ -87,7 +111,7 @@ final class LockFreeMode extends DispatchMode {
                 owner.release();
             }
             if (!(dispatcher.hasSubmissions() || dispatcher.hasArrivals()) || !owner.tryAcquire(Ownership.HELPER)) {
-                return;
+                return true;
             }
         }
     }

@@ -50,8 +50,8 @@ class LapiJobsTest {
         "4, Semantics,          '',     interrupt, 1",
         "3, BadInput,           '',     interrupt, 1",
         "5, Collectives,        '',     interrupt, 5",
-        "6, RandomStress,       2000,   interrupt, 6",
-        "8, OneAllreduce,       100000, interrupt, 8",
+        "4, RandomStress,       2000,   interrupt, 4",
+        "4, OneAllreduce,       100000, interrupt, 4",
         "2, MixedSizesPair,     '',     lockfree,  1",
         "4, Wildcards,          '',     lockfree,  1",
         "3, UnexpectedAndProbe, '',     lockfree,  1",
@@ -59,8 +59,8 @@ class LapiJobsTest {
         "4, Semantics,          '',     lockfree,  1",
         "3, BadInput,           '',     lockfree,  1",
         "5, Collectives,        '',     lockfree,  5",
-        "6, RandomStress,       2000,   lockfree,  6",
-        "8, OneAllreduce,       100000, lockfree,  8",
+        "4, RandomStress,       2000,   lockfree,  4",
+        "4, OneAllreduce,       100000, lockfree,  4",
     })
     void theProgramPassesOverLapi(int np, String program, String argument, String mode, int passes) {
         passes(np, program, lapi(mode, "auto"), argument, passes);
