@@ -1,13 +1,9 @@
 package org.jmca.btl.gm;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.lang.foreign.Arena;
-import java.lang.foreign.SymbolLookup;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.jmca.btl.base.CrossMemory;
+import org.jmca.btl.base.EmulatedDevice;
 import org.jmca.mca.Availability;
 import org.jmca.mca.Counter;
 import org.jmca.mca.McaException;
@@ -106,21 +102,12 @@ public final class GmBtlComponent implements BtlComponent {
                 yield why == null ? Availability.AVAILABLE
                         : Availability.unavailable("the emulated GM NIC needs cross-memory copies: " + why);
             }
-            case "auto" -> Availability.unavailable((libraryInstalled() ? LIBRARY + " is installed, but JMCA's native"
+            case "auto" -> Availability.unavailable((EmulatedDevice.libraryInstalled(LIBRARY) ? LIBRARY + " is installed, but JMCA's native"
                     + " GM backend is not built" : "no Myrinet GM library (" + LIBRARY + ") on this machine")
                     + "; btl_gm_device=emulated runs the emulated GM NIC instead");
             default -> throw new McaException("btl_gm_device=" + device.get() + " (" + device.source()
                     + ") is not one of auto, emulated");
         };
-    }
-
-    private static boolean libraryInstalled() {
-        try (Arena arena = Arena.ofConfined()) {
-            SymbolLookup.libraryLookup(LIBRARY, arena);
-            return true;
-        } catch (IllegalArgumentException e) {
-            return false;
-        }
     }
 
     @Override
@@ -130,7 +117,7 @@ public final class GmBtlComponent implements BtlComponent {
         }
         GmSettings settings = settings();
         EmulatedGmPort.Settings nic = nicSettings(settings);
-        Path fabric = fabricDirectory(environment);
+        Path fabric = EmulatedDevice.directory(environment, "gm", "btl/gm: the emulated GM NIC");
         boolean everyNodeByWire = switch (wire.get()) {
             case "auto" -> false;
             case "socket" -> true;
@@ -179,13 +166,4 @@ public final class GmBtlComponent implements BtlComponent {
         }
     }
 
-    private static Path fabricDirectory(BtlEnvironment environment) {
-        Path dir = environment.sessionDirectory() != null ? environment.sessionDirectory()
-                : Path.of("/dev/shm", "jmca-" + environment.jobId() + "-gm");
-        try {
-            return Files.createDirectories(dir);
-        } catch (IOException e) {
-            throw new UncheckedIOException("btl/gm: cannot make the emulated NIC's directory " + dir + ": " + e, e);
-        }
-    }
 }

@@ -1,12 +1,8 @@
 package org.jmca.btl.lapi;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.lang.foreign.Arena;
-import java.lang.foreign.SymbolLookup;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.jmca.btl.base.EmulatedDevice;
 import org.jmca.mca.Availability;
 import org.jmca.mca.Counter;
 import org.jmca.mca.McaException;
@@ -104,21 +100,12 @@ public final class LapiBtlComponent implements BtlComponent {
     public Availability probe() {
         return switch (device.get()) {
             case "emulated" -> Availability.AVAILABLE;
-            case "auto" -> Availability.unavailable((libraryInstalled() ? LIBRARY + " is installed, but JMCA's native"
+            case "auto" -> Availability.unavailable((EmulatedDevice.libraryInstalled(LIBRARY) ? LIBRARY + " is installed, but JMCA's native"
                     + " LAPI backend is not built" : "no IBM LAPI library (" + LIBRARY + ") on this machine")
                     + "; btl_lapi_device=emulated runs LAPI on the emulated switch instead");
             default -> throw new McaException("btl_lapi_device=" + device.get() + " (" + device.source()
                     + ") is not one of auto, emulated");
         };
-    }
-
-    private static boolean libraryInstalled() {
-        try (Arena arena = Arena.ofConfined()) {
-            SymbolLookup.libraryLookup(LIBRARY, arena);
-            return true;
-        } catch (IllegalArgumentException e) {
-            return false;
-        }
     }
 
     @Override
@@ -133,8 +120,9 @@ public final class LapiBtlComponent implements BtlComponent {
                     + ") must be at least btl_lapi_eager_limit=" + eagerLimit.get() + " (" + eagerLimit.source()
                     + ") and at most 64 MiB");
         }
-        LapiTask task = LapiTask.open(settings, fabricDirectory(environment), environment.rank(), environment.size(),
-                environment.hostname(), environment.jobKey());
+        Path fabric = EmulatedDevice.directory(environment, "lapi", "btl/lapi: the emulated switch");
+        LapiTask task = LapiTask.open(settings, fabric, environment.rank(), environment.size(), environment.hostname(),
+                environment.jobKey());
         return List.of(new LapiBtlModule(task, eagerLimit.get(), (int) max));
     }
 
@@ -164,15 +152,5 @@ public final class LapiBtlComponent implements BtlComponent {
                     + ") is not one of auto, socket");
         };
         return new LapiSettings(mode.get(), packetSize.get().intValue(), (int) ring, tick.get(), timeout.get(), reach);
-    }
-
-    private static Path fabricDirectory(BtlEnvironment environment) {
-        Path dir = environment.sessionDirectory() != null ? environment.sessionDirectory()
-                : Path.of("/dev/shm", "jmca-" + environment.jobId() + "-lapi");
-        try {
-            return Files.createDirectories(dir);
-        } catch (IOException e) {
-            throw new UncheckedIOException("btl/lapi: cannot make the emulated switch's directory " + dir + ": " + e, e);
-        }
     }
 }

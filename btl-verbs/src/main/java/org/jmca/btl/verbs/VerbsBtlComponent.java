@@ -1,10 +1,8 @@
 package org.jmca.btl.verbs;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.jmca.btl.base.EmulatedDevice;
 import org.jmca.mca.Availability;
 import org.jmca.mca.McaException;
 import org.jmca.mca.btl.BtlComponent;
@@ -148,7 +146,7 @@ public final class VerbsBtlComponent implements BtlComponent {
             return List.of(new VerbsBtlModule(environment.rank(), environment.size(), RdmaCoreVerbs.open(null),
                     settings));
         }
-        Path fabric = fabricDirectory(environment);
+        Path fabric = EmulatedDevice.directory(environment, "verbs", "btl/verbs: the software device");
         SoftFaults faults = new SoftFaults(softSeed.get() + environment.rank(), softUdLoss.get(), softUdDuplicate.get(),
                 softUdReorder.get());
         boolean socketToEveryPort = switch (softWire.get()) {
@@ -197,16 +195,6 @@ public final class VerbsBtlComponent implements BtlComponent {
     private static void positive(String name, Param<Integer> param) {
         if (param.get() < 1) {
             throw new McaException("btl_verbs_" + name + "=" + param.get() + " (" + param.source() + ") must be positive");
-        }
-    }
-
-    private static Path fabricDirectory(BtlEnvironment environment) {
-        Path dir = environment.sessionDirectory() != null ? environment.sessionDirectory()
-                : Path.of("/dev/shm", "jmca-" + environment.jobId() + "-verbs");
-        try {
-            return Files.createDirectories(dir);
-        } catch (IOException e) {
-            throw new UncheckedIOException("btl/verbs: cannot make the software device's directory " + dir + ": " + e, e);
         }
     }
 }
