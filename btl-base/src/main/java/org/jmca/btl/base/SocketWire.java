@@ -23,7 +23,7 @@ import java.util.function.IntConsumer;
  * the LAPI switch's): one TCP connection from this process to each peer it sends to, carrying
  * frames in the order they were queued, and an agent thread per incoming connection that hands
  * each frame to the {@link Receiver}, in order. A connection presents the job's key; a stranger's
- * is refused. A connection that breaks reports its peer down, once.
+ * is refused. A connection that breaks, or that the peer closes, reports its peer down, once.
  *
  * <p>Frames on the socket: {@code int length} (native order) then the bytes.
  *
@@ -151,6 +151,7 @@ public final class SocketWire implements AutoCloseable {
             ByteBuffer[] gather = new ByteBuffer[2 * BATCH];
             try {
                 channel = connect(peer);
+                start("watch " + peer, this::watch);
                 while (!closed) {
                     batch.add(frames.take());
                     frames.drainTo(batch, BATCH - 1);
@@ -170,7 +171,25 @@ public final class SocketWire implements AutoCloseable {
                     batch.clear();
                 }
             } catch (IOException | InterruptedException | RuntimeException e) {
-                if (!closed) {
+                if (!closed && !down) {
+                    down = true;
+                    peerDown.accept(peer);
+                }
+            }
+        }
+
+        /**
+         * Reads the connection, on which the peer never writes, to learn at once that it closed
+         * (a write into a connection the peer closed may still succeed: TCP says so only later).
+         */
+        private void watch() {
+            try {
+                if (channel.read(ByteBuffer.allocate(1)) >= 0) {
+                    throw new IOException(name + ": peer " + peer + " wrote on a connection it should only read");
+                }
+                throw new IOException("closed by peer " + peer);
+            } catch (IOException | RuntimeException e) {
+                if (!closed && !down) {
                     down = true;
                     peerDown.accept(peer);
                 }

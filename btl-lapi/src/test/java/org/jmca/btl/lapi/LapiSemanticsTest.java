@@ -325,6 +325,21 @@ class LapiSemanticsTest {
     }
 
     @Test
+    void anOperationToATaskThatIsGoneFailsWithinTheTimeoutNamingTheTaskNotHanging() {
+        LapiTasks job = LapiTasks.connected(2, settings(LapiMode.POLLING));
+        try (job; Arena arena = Arena.ofShared()) {
+            long[][] at = new long[2][];
+            onEveryTask(job, t -> at[t] = job.get(t).addressInit(arena.allocate(64, 8)));
+            job.get(1).close();
+            LapiTask origin = job.get(0);
+            origin.put(1, at[0][1], filled(arena, 64, 3), NO, null, origin.newCounter());
+            assertThatThrownBy(origin::fence).isInstanceOf(LapiException.class)
+                    .hasMessageContaining("task 1 can no longer be reached")
+                    .hasMessageContaining("put #");
+        }
+    }
+
+    @Test
     void badArgumentsAreRefusedAtTheCall() {
         try (LapiTasks job = LapiTasks.connected(2, settings(LapiMode.POLLING)); Arena arena = Arena.ofShared()) {
             LapiTask lapi = job.get(0);
