@@ -3,7 +3,6 @@ package mpi;
 import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.Buffer;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

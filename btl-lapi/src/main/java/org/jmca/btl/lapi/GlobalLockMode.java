@@ -1,8 +1,12 @@
 package org.jmca.btl.lapi;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
+import org.jmca.btl.base.FutexDoorbell;
+import org.jmca.mca.PerformanceVariable;
 
 /**
  * LAPI's own two modes, around one global lock that every call takes before it does anything.
@@ -118,7 +122,7 @@ final class GlobalLockMode extends DispatchMode {
     }
 
     @Override
-    void start(Dispatcher dispatcher, org.jmca.btl.base.FutexDoorbell bell) {
+    void start(Dispatcher dispatcher, FutexDoorbell bell) {
         super.start(dispatcher, bell);
         if (interrupt) {
             completionThread = Thread.ofPlatform().daemon().name("lapi-completion-" + task.task())
@@ -158,8 +162,8 @@ final class GlobalLockMode extends DispatchMode {
     }
 
     @Override
-    java.util.List<org.jmca.mca.PerformanceVariable> performanceVariables() {
-        var all = new java.util.ArrayList<>(super.performanceVariables());
+    List<PerformanceVariable> performanceVariables() {
+        List<PerformanceVariable> all = new ArrayList<>(super.performanceVariables());
         all.add(LapiBtlComponent.CALL_WAITS.readBy(() -> callWaits));
         all.add(LapiBtlComponent.COMPLETIONS_ON_THREAD.readBy(() -> completionsOnThread));
         return all;

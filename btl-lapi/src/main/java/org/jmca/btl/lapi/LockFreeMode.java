@@ -1,6 +1,10 @@
 package org.jmca.btl.lapi;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
+import org.jmca.mca.PerformanceVariable;
 import org.jmca.mca.progress.Ownership;
 
 /**
@@ -23,7 +27,7 @@ final class LockFreeMode extends DispatchMode {
     /** Calls that found the dispatcher taken and left their work to its holder. */
     volatile long handedOver;
     /** Calls waiting inside the library, polling the dispatcher: while any is, interrupts are off. */
-    private final java.util.concurrent.atomic.AtomicInteger waiting = new java.util.concurrent.atomic.AtomicInteger();
+    private final AtomicInteger waiting = new AtomicInteger();
 
     LockFreeMode(LapiTask task, LapiSettings settings) {
         super(task, settings);
@@ -132,8 +136,8 @@ final class LockFreeMode extends DispatchMode {
     }
 
     @Override
-    java.util.List<org.jmca.mca.PerformanceVariable> performanceVariables() {
-        var all = new java.util.ArrayList<>(super.performanceVariables());
+    List<PerformanceVariable> performanceVariables() {
+        List<PerformanceVariable> all = new ArrayList<>(super.performanceVariables());
         all.add(LapiBtlComponent.HANDED_OVER.readBy(() -> handedOver));
         return all;
     }
