@@ -96,7 +96,7 @@ final class JobRuntime {
             frameworks.warnings().forEach(w -> System.err.println("jmca: warning: " + w));
         }
         ProgressEngine progress = ((ProgressComponent) frameworks.selection(Framework.PROGRESS).requireSingle())
-                .createEngine(new ProgressEnvironment(job.localSize(), hostCpus(), localRank(job)));
+                .createEngine(new ProgressEnvironment(job.localSize(), hostCpus(), job.localRank()));
         List<BtlModule> btls = new ArrayList<>();
         BtlEnvironment btlEnvironment = new BtlEnvironment(job.rank(), job.size(), job.hostname(), job.jobId(),
                 job.jobKey(), progress, job.sessionDirectory());
@@ -123,11 +123,6 @@ final class JobRuntime {
         progress.startAsync(new AsyncSources(doorbell, pml::hasPendingReceives));
         return new JobRuntime(wireUp, frameworks, progress, btls, peers.stream().map(Peer::hostname).toArray(String[]::new),
                 pml);
-    }
-
-    /** The rank among this host's processes: launchers fill a host with consecutive ranks. */
-    private static int localRank(JobInfo job) {
-        return job.rank() % job.localSize();
     }
 
     /**

@@ -55,6 +55,7 @@ public final class McaFrameworks implements AutoCloseable {
         Map<Component, Param<Integer>> priorities = new HashMap<>();
         Map<Component, String> registrationFailures = new HashMap<>();
         Param<Integer> warmup = registry.register(WARMUP_MS);
+        frameworks.rshAgent = registry.register(RSH_AGENT);
         if (warmup.get() < 0) {
             throw new McaException(WARMUP_MS_NAME + "=" + warmup.get() + " (" + warmup.source()
                     + ") must be 0 (no warm-up) or a number of milliseconds");
@@ -177,6 +178,21 @@ public final class McaFrameworks implements AutoCloseable {
 
     /** Name of the MPI layer's warm-up parameter, read by MPI.Init (registered here so every tool knows it). */
     public static final String WARMUP_MS_NAME = "mpi_warmup_ms";
+
+    /** The launch agent that reaches other hosts, as Open MPI's parameter of the same name. */
+    public static final String RSH_AGENT_NAME = "plm_rsh_agent";
+
+    private static final ParameterSpec<String> RSH_AGENT = ParameterSpec.builder(RSH_AGENT_NAME, ParamType.STRING, "ssh")
+            .help("The command jmpirun runs a host's daemon through: AGENT HOST COMMAND... (ssh; 'ip netns exec' for"
+                    + " network namespaces as hosts).")
+            .level(3)
+            .build();
+    private Param<String> rshAgent;
+
+    /** The launch agent's words ({@code plm_rsh_agent}). */
+    public java.util.List<String> rshAgent() {
+        return java.util.List.of(rshAgent.get().strip().split("\\s+"));
+    }
 
     private static final ParameterSpec<Integer> WARMUP_MS = ParameterSpec.builder(WARMUP_MS_NAME, ParamType.INT, 2000)
             .help("MPI.Init runs the common calls (an 8-byte ping-pong with a neighbour, allreduce of one double, float,"

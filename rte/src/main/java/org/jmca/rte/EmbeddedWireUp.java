@@ -5,7 +5,6 @@ import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.file.Path;
@@ -22,6 +21,10 @@ public final class EmbeddedWireUp implements WireUp {
     public static final String ENV_RANK = "JMCA_RANK";
     public static final String ENV_SIZE = "JMCA_SIZE";
     public static final String ENV_LOCAL_SIZE = "JMCA_LOCAL_SIZE";
+    /** The rank's place among the ranks of its host (default: rank modulo the local size). */
+    public static final String ENV_LOCAL_RANK = "JMCA_LOCAL_RANK";
+    /** The name of the rank's host, as the launcher's host list gives it (default: the kernel's). */
+    public static final String ENV_HOSTNAME = "JMCA_HOSTNAME";
     public static final String ENV_JOB_ID = "JMCA_JOB_ID";
     public static final String ENV_JOB_KEY = "JMCA_JOB_KEY";
     public static final String ENV_TIMEOUT = "JMCA_WIREUP_TIMEOUT";
@@ -46,16 +49,17 @@ public final class EmbeddedWireUp implements WireUp {
      */
     public static EmbeddedWireUp fromEnvironment(Map<String, String> env) {
         String server = required(env, ENV_SERVER);
-        JobInfo job = new JobInfo(integer(env, ENV_RANK), integer(env, ENV_SIZE), integer(env, ENV_LOCAL_SIZE),
-                required(env, ENV_JOB_ID), HexFormat.of().parseHex(required(env, ENV_JOB_KEY)), Hostname.local(),
+        int rank = integer(env, ENV_RANK);
+        int localSize = integer(env, ENV_LOCAL_SIZE);
+        String hostname = env.get(ENV_HOSTNAME);
+        JobInfo job = new JobInfo(rank, integer(env, ENV_SIZE), localSize,
+                env.containsKey(ENV_LOCAL_RANK) ? integer(env, ENV_LOCAL_RANK) : rank % localSize,
+                required(env, ENV_JOB_ID), HexFormat.of().parseHex(required(env, ENV_JOB_KEY)),
+                hostname == null || hostname.isBlank() ? Hostname.local() : hostname,
                 env.containsKey(ENV_SESSION_DIR) ? Path.of(env.get(ENV_SESSION_DIR)) : null);
         int timeoutSeconds = integer(env, ENV_TIMEOUT);
-        int colon = server.lastIndexOf(':');
         try {
-            Socket socket = new Socket();
-            socket.connect(new InetSocketAddress(server.substring(0, colon), Integer.parseInt(server.substring(colon + 1))),
-                    10_000);
-            socket.setTcpNoDelay(true);
+            Socket socket = Reach.connect(server, 5000);
             socket.setSoTimeout(timeoutSeconds * 1000);
             EmbeddedWireUp wireUp = new EmbeddedWireUp(job, socket);
             wireUp.out.writeInt(WireUpProtocol.MAGIC);

@@ -13,7 +13,7 @@ public final class SingletonWireUp implements WireUp {
         byte[] key = new byte[32];
         new SecureRandom().nextBytes(key);
         String id = "singleton-" + ProcessHandle.current().pid() + "-" + HexFormat.of().formatHex(key, 0, 4);
-        this.job = new JobInfo(0, 1, 1, id, key, Hostname.local(), null);
+        this.job = new JobInfo(0, 1, 1, 0, id, key, Hostname.local(), null);
     }
 
     @Override

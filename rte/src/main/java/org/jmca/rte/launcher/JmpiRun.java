@@ -15,18 +15,23 @@ import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Callable;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.JarFile;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.jmca.config.McaOptions;
 import org.jmca.config.McaSources;
 import org.jmca.mca.ComponentRepository;
 import org.jmca.mca.McaException;
 import org.jmca.mca.McaFrameworks;
 import org.jmca.rte.EmbeddedWireUp;
+import org.jmca.rte.Hostname;
+import org.jmca.rte.Reach;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -34,23 +39,62 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code jmpirun}: starts an MPI job of N JVMs on this host, serves their wire-up, forwards their
- * output, and ends the job as soon as one rank fails, saying which and how.
+ * {@code jmpirun}: starts an MPI job of N JVMs on this host and on the hosts {@code --host} or
+ * {@code --hostfile} name, serves their wire-up, forwards their output, and ends the job as soon as
+ * one rank or host fails, saying which and how. Each remote host's ranks are started by a daemon
+ * ({@link HostDaemon}) that the launch agent ({@code plm_rsh_agent}, by default {@code ssh}) runs
+ * there; JMCA must be installed at the same path on every host.
  */
 @Command(name = "jmpirun", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Runs an MPI program on N processes of this host.",
+        description = {"Runs an MPI program on N processes, on this host or on the hosts given.",
                 "  jmpirun -np 4 [--mca NAME VALUE]... [-cp CLASSPATH] CLASS [ARGS...]",
+                "  jmpirun -np 4 --host h1:2,h2:2 [--map-by slot|node] ... CLASS [ARGS...]",
                 "  jmpirun -np 4 [--mca NAME VALUE]... -jar JAR [ARGS...]"})
 public final class JmpiRun implements Callable<Integer> {
     /** Variables through which jmpirun hands its --mca and --tune flags to the ranks. */
     public static final String ENV_MCA = McaSources.ENV_COMMAND_LINE;
     public static final String ENV_TUNE = McaSources.ENV_TUNE_FILES;
+    /** The status of a job stopped by --timeout, as timeout(1) returns. */
+    static final int TIMED_OUT = 124;
 
-    @Option(names = {"-np", "-n", "--np"}, required = true, paramLabel = "N", description = "Number of processes.")
-    private int np;
+    @Option(names = {"-np", "-n", "--np"}, paramLabel = "N",
+            description = "Number of processes (default: -N times the hosts, else every slot of the hosts given).")
+    private Integer np;
 
     @Mixin
     private McaOptions mcaOptions = new McaOptions();
+
+    @Option(names = {"-H", "--host"}, paramLabel = "HOST[:SLOTS],...",
+            description = "The hosts to run on, each with its slots (default 1): h1:2,h2:2.")
+    private String hostSpec;
+
+    @Option(names = "--hostfile", paramLabel = "FILE", description = "The hosts to run on, one 'host slots=N' per line.")
+    private Path hostfile;
+
+    @Option(names = "--map-by", paramLabel = "slot|node", defaultValue = "slot",
+            description = "slot (default): fill each host's slots in turn; node: one rank per host in turn.")
+    private RankMap.MapBy mapBy;
+
+    @Option(names = "-N", paramLabel = "N", defaultValue = "0", description = "Ranks on each host.")
+    private int perHost;
+
+    @Option(names = "--oversubscribe", description = "Run more ranks on a host than it has slots.")
+    private boolean oversubscribe;
+
+    @Option(names = "-x", paramLabel = "NAME[=VALUE]",
+            description = "Export an environment variable to every rank (its value here when none is given).")
+    private List<String> exports = new ArrayList<>();
+
+    @Option(names = "--output-filename", paramLabel = "DIR",
+            description = "Also write each rank's output to DIR/1/rank.N/stdout and stderr.")
+    private Path outputDirectory;
+
+    @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "0",
+            description = "Stop the job after this many seconds (status " + TIMED_OUT + "; 0: never).")
+    private int timeout;
+
+    @Option(names = "--report-bindings", description = "Print where each rank runs and the CPU it is bound to.")
+    private boolean reportBindings;
 
     @Option(names = {"-cp", "-classpath", "--class-path"}, paramLabel = "CLASSPATH",
             description = "Class path of the program (default: $CLASSPATH, else the current directory;"
@@ -71,8 +115,8 @@ public final class JmpiRun implements Callable<Integer> {
     enum Binding { none, core }
 
     @Option(names = "--bind-to", paramLabel = "none|core", defaultValue = "none",
-            description = "core: pin rank R to CPU R mod (CPUs of this host), with taskset, as Open MPI's --bind-to core;"
-                    + " none (default): let the scheduler place ranks.")
+            description = "core: pin each rank to one CPU of its host (its place among the host's ranks, modulo the"
+                    + " CPUs), with taskset, as Open MPI's --bind-to core; none (default): let the scheduler place ranks.")
     private Binding bindTo;
 
     @Option(names = "--jvm-arg", paramLabel = "ARG", description = "An option for every rank's JVM (repeatable).")
@@ -106,22 +150,44 @@ public final class JmpiRun implements Callable<Integer> {
         System.exit(command.execute(args));
     }
 
+    /** How one rank ended: its exit status, and where it ran. */
+    private record RankExit(int rank, int status, long pid) {
+    }
+
     @Override
     public Integer call() throws IOException, InterruptedException {
-        if (np < 1) {
-            throw new IllegalArgumentException("-np " + np + ": the job needs at least one process");
+        List<Host> hosts = hosts();
+        int size = np != null ? np : perHost > 0 ? perHost * hosts.size()
+                : hostSpec != null || hostfile != null ? hosts.stream().mapToInt(Host::slots).sum() : 0;
+        if (size < 1) {
+            throw new IllegalArgumentException(np == null ? "no number of processes: give -np N (or -N, --host,"
+                    + " --hostfile)" : "-np " + np + ": the job needs at least one process");
         }
+        if (hostSpec == null && hostfile == null) {
+            hosts = List.of(new Host(Hostname.local(), size)); // this host alone takes every rank
+        }
+        List<Host> jobHosts = hosts;
+        List<RankMap.Placement> placements = RankMap.map(hosts, size, mapBy, perHost, oversubscribe);
+        int[] localSizes = new int[hosts.size()];
+        placements.forEach(p -> localSizes[p.host()]++);
         List<String> userClassPath = userClassPath();
         String mainClass = mainClass(userClassPath);
         List<String> args = jar == null ? program.subList(1, program.size()) : program;
-        checkParameters(userClassPath);
+        List<String> agent = checkParameters(userClassPath);
+        Map<String, String> exported = exported();
 
         byte[] key = new byte[32];
         new SecureRandom().nextBytes(key);
         String keyHex = HexFormat.of().formatHex(key);
         String jobId = "jmca-" + ProcessHandle.current().pid() + "-" + keyHex.substring(0, 8);
+        boolean[] remote = new boolean[hosts.size()];
+        for (int h = 0; h < hosts.size(); h++) {
+            remote[h] = !isThisHost(hosts.get(h).name());
+        }
+        boolean anyRemote = IntStream.range(0, hosts.size()).anyMatch(h -> remote[h] && localSizes[h] > 0);
 
         BlockingQueue<String> failures = new LinkedBlockingQueue<>();
+        BlockingQueue<RankExit> exits = new LinkedBlockingQueue<>();
         int[] abortCode = {0};
         JobServer.Events events = new JobServer.Events() {
             @Override
@@ -138,72 +204,179 @@ public final class JmpiRun implements Callable<Integer> {
                         + " did not reach MPI.Init's wire-up exchange within " + seconds + " s (--wireup-timeout)");
             }
         };
-        RankProcesses ranks = new RankProcesses(tagOutput, out, err);
-        SessionDirectory session = SessionDirectory.create(jobId);
-        Thread stopOnSignal = new Thread(() -> {
-            ranks.stopAll(2000);
-            session.remove();
-        }, "jmpirun-shutdown");
-        Runtime.getRuntime().addShutdownHook(stopOnSignal);
-        try (JobServer server = new JobServer(np, keyHex, wireupTimeout, events, err::println)) {
-            List<String> command = command(userClassPath, mainClass, args);
-            BlockingQueue<Integer> exited = new LinkedBlockingQueue<>();
-            for (int rank = 0; rank < np; rank++) {
-                Map<String, String> env = environment(rank, jobId, keyHex, server.address());
-                env.put(EmbeddedWireUp.ENV_SESSION_DIR, session.path().toString());
-                int r = rank;
-                ranks.start(rank, bound(rank, command), env).onExit().thenRun(() -> exited.add(r));
+        String[] rankHost = new String[size];
+        placements.forEach(p -> rankHost[p.rank()] = jobHosts.get(p.host()).name());
+        RemoteHost.Events hostEvents = new RemoteHost.Events() {
+            @Override
+            public void started(int rank, long pid, int cpu) {
+                report(rank, rankHost[rank], pid, cpu);
             }
-            int status = supervise(ranks, server, exited, failures, abortCode);
-            ranks.drainOutput();
-            return status;
-        } finally {
-            Runtime.getRuntime().removeShutdownHook(stopOnSignal);
-            session.remove();
+
+            @Override
+            public void exited(int rank, int status, long pid) {
+                exits.add(new RankExit(rank, status, pid));
+            }
+
+            @Override
+            public void failed(String why) {
+                failures.add(why);
+            }
+        };
+        try (RankOutput output = new RankOutput(tagOutput, out, err, outputDirectory)) {
+            RankProcesses ranks = new RankProcesses(output);
+            SessionDirectory session = SessionDirectory.create(jobId);
+            List<RemoteHost> remotes = new ArrayList<>();
+            for (int h = 0; h < hosts.size(); h++) {
+                remotes.add(remote[h] && localSizes[h] > 0 ? new RemoteHost(h, hosts.get(h), agent, daemonCommand(),
+                        session.forHost(h), output, err::println) : null);
+            }
+            Runnable stopEverything = () -> {
+                ranks.stopAll(2000);
+                stopHosts(remotes, 2000);
+                session.remove();
+            };
+            Thread stopOnSignal = new Thread(stopEverything, "jmpirun-shutdown");
+            Runtime.getRuntime().addShutdownHook(stopOnSignal);
+            try (JobServer server = new JobServer(size, keyHex, wireupTimeout, anyRemote, events, err::println);
+                 DaemonServer daemons = anyRemote ? new DaemonServer(keyHex, remotes, hostEvents, err::println) : null) {
+                List<String> command = command(userClassPath, mainClass, args);
+                Map<Integer, List<DaemonProtocol.RankLaunch>> launches = new TreeMap<>();
+                for (RankMap.Placement p : placements) {
+                    Host host = hosts.get(p.host());
+                    Map<String, String> env = new HashMap<>(exported);
+                    env.putAll(environment(p, size, localSizes[p.host()], jobId, keyHex,
+                            remote[p.host()] ? server.remoteAddress() : server.address()));
+                    env.put(EmbeddedWireUp.ENV_HOSTNAME, host.name());
+                    if (remote[p.host()]) {
+                        launches.computeIfAbsent(p.host(), h -> new ArrayList<>())
+                                .add(new DaemonProtocol.RankLaunch(p.rank(), p.localRank(), command, env));
+                        continue;
+                    }
+                    env.put(EmbeddedWireUp.ENV_SESSION_DIR, session.path().toString());
+                    int cpu = bindTo == Binding.core ? p.localRank() % Runtime.getRuntime().availableProcessors() : -1;
+                    Process process = ranks.start(p.rank(), local(cpu, command), env);
+                    report(p.rank(), host.name(), process.pid(), cpu);
+                    int r = p.rank();
+                    process.onExit().thenRun(() -> exits.add(new RankExit(r, process.exitValue(), process.pid())));
+                }
+                for (Map.Entry<Integer, List<DaemonProtocol.RankLaunch>> e : launches.entrySet()) {
+                    remotes.get(e.getKey()).start(daemons.address(), keyHex);
+                }
+                for (Map.Entry<Integer, List<DaemonProtocol.RankLaunch>> e : launches.entrySet()) {
+                    RemoteHost host = remotes.get(e.getKey());
+                    if (!host.awaitConnection(wireupTimeout)) {
+                        failures.add("the daemon of host " + host.host().name() + " did not connect back within "
+                                + wireupTimeout + " s (--wireup-timeout); the launch agent: " + host.describeAgent());
+                        break;
+                    }
+                    host.launch(bindTo == Binding.core, e.getValue());
+                }
+                int status = supervise(size, ranks, remotes, server, exits, failures, abortCode, rankHost);
+                ranks.drainOutput();
+                return status;
+            } finally {
+                try {
+                    Runtime.getRuntime().removeShutdownHook(stopOnSignal);
+                    stopEverything.run();
+                } catch (IllegalStateException e) {
+                    // jmpirun itself is being stopped: the hook does it
+                }
+            }
         }
     }
 
-    /** Waits for every rank; on the first failure stops the others and reports it. Returns the job's status. */
-    private int supervise(RankProcesses ranks, JobServer server, BlockingQueue<Integer> exited,
-                          BlockingQueue<String> failures, int[] abortCode) throws InterruptedException {
-        int running = np;
-        int status = 0;
+    /**
+     * Waits for every rank; on the first failure (a rank's, a host's, the time limit) stops the
+     * job and reports it. Returns the job's status.
+     */
+    private int supervise(int size, RankProcesses ranks, List<RemoteHost> remotes, JobServer server,
+                          BlockingQueue<RankExit> exits, BlockingQueue<String> failures, int[] abortCode,
+                          String[] rankHost) throws InterruptedException {
+        long deadline = timeout > 0 ? System.nanoTime() + TimeUnit.SECONDS.toNanos(timeout) : Long.MAX_VALUE;
+        boolean hosts = remotes.stream().anyMatch(Objects::nonNull);
+        int running = size;
         while (running > 0) {
             String failure = failures.poll();
-            if (failure != null) {
-                err.println("jmpirun: " + failure + "; stopping the job");
-                ranks.stopAll(3000);
-                synchronized (abortCode) {
-                    return abortCode[0] != 0 ? abortCode[0] : 1;
-                }
+            RankExit exit = failure != null ? null : exits.poll(50, TimeUnit.MILLISECONDS);
+            if (failure == null && System.nanoTime() > deadline) {
+                return stop(ranks, remotes, "the job ran longer than --timeout " + timeout + " s", TIMED_OUT);
             }
-            Integer rank = exited.poll(50, TimeUnit.MILLISECONDS);
-            if (rank == null) {
+            if (exit != null) {
+                running--;
+                if (exit.status() == 0 && !(server.hasJoined(exit.rank()) && !server.hasFinalized(exit.rank()))) {
+                    continue;
+                }
+            } else if (failure == null) {
                 continue;
             }
-            running--;
-            Process process = ranks.processes().get(rank);
-            int code = process.exitValue();
-            String why = null;
-            if (code != 0) {
-                why = "rank " + rank + " (pid " + process.pid() + ") " + describeExit(code);
-                status = code;
-            } else if (server.hasJoined(rank) && !server.hasFinalized(rank)) {
-                why = "rank " + rank + " (pid " + process.pid() + ") exited without calling MPI.Finalize";
-                status = 1;
+            // A failure is seen first where it is least explained: a rank's peers abort when it dies,
+            // and a host's daemon vanishes with its ranks. Wait a moment, then report the cause.
+            Thread.sleep(300);
+            List<String> failed = new ArrayList<>();
+            if (failure != null) {
+                failed.add(failure);
             }
-            if (why != null) {
-                // An abort arrives just before its rank exits: report the abort, not the exit.
-                Thread.sleep(100);
-                String abort = failures.poll();
-                err.println("jmpirun: " + (abort != null ? abort : why) + "; stopping the job");
-                ranks.stopAll(3000);
-                synchronized (abortCode) {
-                    return abort != null && abortCode[0] != 0 ? abortCode[0] : status;
-                }
+            failures.drainTo(failed);
+            List<RankExit> died = new ArrayList<>();
+            if (exit != null) {
+                died.add(exit);
+            }
+            exits.drainTo(died);
+            String daemonGone = failed.stream().filter(f -> f.startsWith("the daemon")).findFirst().orElse(null);
+            RankExit signalled = died.stream().filter(e -> e.status() > 128 && e.status() < 128 + 65).findFirst()
+                    .orElse(null);
+            RankExit ended = died.stream().filter(e -> e.status() != 0).findFirst().orElse(exit);
+            String why;
+            int status;
+            if (daemonGone != null) { // the cause, in this order: a host gone, a rank killed, an abort, the rest
+                why = daemonGone;
+                status = 1;
+            } else if (signalled != null) {
+                why = where(signalled, hosts, rankHost) + " " + describeExit(signalled.status());
+                status = signalled.status();
+            } else if (!failed.isEmpty()) {
+                why = failed.stream().filter(f -> f.contains(" aborted the job")).findFirst().orElse(failed.getFirst());
+                status = abortStatus(abortCode, ended != null && ended.status() != 0 ? ended.status() : 1);
+            } else {
+                why = where(ended, hosts, rankHost) + (ended.status() != 0 ? " " + describeExit(ended.status())
+                        : " exited without calling MPI.Finalize");
+                status = ended.status() != 0 ? ended.status() : 1;
+            }
+            return stop(ranks, remotes, why, status);
+        }
+        return 0;
+    }
+
+    private static String where(RankExit exit, boolean hosts, String[] rankHost) {
+        return "rank " + exit.rank() + (hosts ? " on host " + rankHost[exit.rank()] : "") + " (pid " + exit.pid() + ")";
+    }
+
+    /** The code a rank's abort gave, or {@code otherwise}. */
+    private static int abortStatus(int[] abortCode, int otherwise) {
+        synchronized (abortCode) {
+            return abortCode[0] != 0 ? abortCode[0] : otherwise;
+        }
+    }
+
+    private int stop(RankProcesses ranks, List<RemoteHost> remotes, String why, int status) {
+        err.println("jmpirun: " + why + "; stopping the job");
+        ranks.stopAll(3000);
+        stopHosts(remotes, 3000);
+        return status;
+    }
+
+    /** Stops every remote host at once (each waits for its daemon's goodbye). */
+    private static void stopHosts(List<RemoteHost> remotes, int graceMillis) {
+        List<Thread> stoppers = remotes.stream().filter(Objects::nonNull)
+                .map(r -> Thread.ofPlatform().start(() -> r.stop(graceMillis))).toList();
+        for (Thread t : stoppers) {
+            try {
+                t.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
             }
         }
-        return status;
     }
 
     static String describeExit(int code) {
@@ -261,14 +434,18 @@ public final class JmpiRun implements Callable<Integer> {
      * Runs the selection every rank will run, once, so that a bad --mca value or component list
      * stops the job with one message before any JVM starts.
      */
-    private void checkParameters(List<String> userClassPath) throws MalformedURLException {
+    private List<String> checkParameters(List<String> userClassPath) throws MalformedURLException {
         List<URL> urls = new ArrayList<>();
         for (String entry : userClassPath) {
             urls.add(Path.of(entry).toUri().toURL());
         }
         try (URLClassLoader loader = new URLClassLoader(urls.toArray(URL[]::new), getClass().getClassLoader())) {
             McaSources sources = mcaOptions.sources().classLoader(loader);
-            McaFrameworks.open(ComponentRepository.discover(loader), sources.registry(), line -> { }).close();
+            McaFrameworks frameworks = McaFrameworks.open(ComponentRepository.discover(loader), sources.registry(),
+                    line -> { });
+            List<String> agent = frameworks.rshAgent();
+            frameworks.close();
+            return agent;
         } catch (IOException e) {
             throw new IllegalArgumentException("cannot read the class path " + userClassPath + ": " + e.getMessage());
         }
@@ -304,32 +481,95 @@ public final class JmpiRun implements Callable<Integer> {
         return command;
     }
 
-    /** The rank's command, pinned to one CPU with taskset under --bind-to core. */
-    private List<String> bound(int rank, List<String> command) {
-        if (bindTo == Binding.none) {
-            return command;
+    /**
+     * A rank of this host's command: under {@code setpriv --pdeathsig KILL} where it exists (so a
+     * rank dies with jmpirun even when jmpirun is killed), pinned to {@code cpu} with taskset
+     * unless it is -1.
+     */
+    private static List<String> local(int cpu, List<String> command) {
+        List<String> full = new ArrayList<>();
+        Path setpriv = Path.of("/usr/bin/setpriv");
+        if (Files.isExecutable(setpriv)) {
+            full.addAll(List.of(setpriv.toString(), "--pdeathsig", "KILL", "--"));
         }
-        Path taskset = Path.of("/usr/bin/taskset");
-        if (!Files.isExecutable(taskset)) {
-            throw new IllegalArgumentException("--bind-to core needs taskset (apt-get install util-linux)");
+        if (cpu >= 0) {
+            Path taskset = Path.of("/usr/bin/taskset");
+            if (!Files.isExecutable(taskset)) {
+                throw new IllegalArgumentException("--bind-to core needs taskset (apt-get install util-linux)");
+            }
+            full.addAll(List.of(taskset.toString(), "-c", String.valueOf(cpu)));
         }
-        List<String> pinned = new ArrayList<>(List.of(taskset.toString(), "-c",
-                String.valueOf(rank % Runtime.getRuntime().availableProcessors())));
-        pinned.addAll(command);
-        return pinned;
+        full.addAll(command);
+        return full;
     }
 
-    private Map<String, String> environment(int rank, String jobId, String keyHex, String server) {
+    /** Under --report-bindings: where a rank runs and its CPU. */
+    private void report(int rank, String host, long pid, int cpu) {
+        if (reportBindings) {
+            synchronized (err) {
+                err.println("jmpirun: rank " + rank + " on host " + host + " (pid " + pid + "): "
+                        + (cpu >= 0 ? "bound to CPU " + cpu : "not bound"));
+            }
+        }
+    }
+
+    /** The hosts of --host or --hostfile, or this host alone. */
+    private List<Host> hosts() {
+        if (hostSpec != null && hostfile != null) {
+            throw new IllegalArgumentException("--host and --hostfile are both given; give one");
+        }
+        return hostSpec != null ? HostList.parse(hostSpec) : hostfile != null ? HostList.read(hostfile)
+                : List.of(new Host(Hostname.local(), 1));
+    }
+
+    /** True if {@code name} is this host: its name, localhost, or a literal address of its own. */
+    private static boolean isThisHost(String name) {
+        if (name.equals(Hostname.local()) || name.equals("localhost")) {
+            return true;
+        }
+        return Reach.localAddresses().stream().anyMatch(a -> a.getHostAddress().equals(name));
+    }
+
+    /** The variables of -x: NAME=VALUE as given, NAME alone with its value here. */
+    private Map<String, String> exported() {
+        Map<String, String> env = new HashMap<>();
+        for (String export : exports) {
+            int eq = export.indexOf('=');
+            String name = eq < 0 ? export : export.substring(0, eq);
+            if (name.isEmpty() || !name.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+                throw new IllegalArgumentException("-x " + export + ": '" + name + "' is not a variable name");
+            }
+            String value = eq < 0 ? System.getenv(name) : export.substring(eq + 1);
+            if (value == null) {
+                throw new IllegalArgumentException("-x " + export + ": " + name + " is not set here; give -x "
+                        + name + "=VALUE");
+            }
+            env.put(name, value);
+        }
+        return env;
+    }
+
+    /** The daemon's command on a remote host, without its arguments: this JVM and JMCA's jars, at the same paths. */
+    private List<String> daemonCommand() {
+        String lib = System.getProperty("jmca.lib");
+        return List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", lib != null ? Path.of(lib).resolve("*").toString() : System.getProperty("java.class.path"),
+                HostDaemon.class.getName());
+    }
+
+    private Map<String, String> environment(RankMap.Placement p, int size, int localSize, String jobId, String keyHex,
+                                            String server) {
         Map<String, String> env = new HashMap<>();
         env.put(EmbeddedWireUp.ENV_SERVER, server);
-        env.put(EmbeddedWireUp.ENV_RANK, String.valueOf(rank));
-        env.put(EmbeddedWireUp.ENV_SIZE, String.valueOf(np));
-        env.put(EmbeddedWireUp.ENV_LOCAL_SIZE, String.valueOf(np));
+        env.put(EmbeddedWireUp.ENV_RANK, String.valueOf(p.rank()));
+        env.put(EmbeddedWireUp.ENV_SIZE, String.valueOf(size));
+        env.put(EmbeddedWireUp.ENV_LOCAL_SIZE, String.valueOf(localSize));
+        env.put(EmbeddedWireUp.ENV_LOCAL_RANK, String.valueOf(p.localRank()));
         env.put(EmbeddedWireUp.ENV_JOB_ID, jobId);
         env.put(EmbeddedWireUp.ENV_JOB_KEY, keyHex);
         env.put(EmbeddedWireUp.ENV_TIMEOUT, String.valueOf(wireupTimeout + 10));
         env.put(ENV_MCA, McaSources.encodeCommandLine(mcaOptions.mcaPairs()));
-        env.put(ENV_TUNE, mcaOptions.tuneFiles().stream().map(p -> p.toAbsolutePath().toString())
+        env.put(ENV_TUNE, mcaOptions.tuneFiles().stream().map(f -> f.toAbsolutePath().toString())
                 .collect(Collectors.joining(",")));
         return env;
     }

@@ -20,7 +20,8 @@ import org.jmca.rte.PeerRecord;
 import org.jmca.rte.WireUpProtocol;
 
 /**
- * jmpirun's side of the wire-up: a server on loopback that each rank joins with the job key,
+ * jmpirun's side of the wire-up: a server (on loopback, or on every address when ranks run on
+ * other hosts) that each rank joins with the job key,
  * that collects every rank's values and answers the exchange once all have arrived (a fence),
  * and that hears of finalize and abort. One thread per rank.
  *
@@ -53,7 +54,9 @@ final class JobServer implements AutoCloseable {
     private long firstArrivalNanos;
     private volatile boolean closed;
 
-    JobServer(int size, String jobKeyHex, long timeoutSeconds, Events events, Consumer<String> log) throws IOException {
+    /** @param remote whether ranks on other hosts will connect: then it listens on every address, not loopback only */
+    JobServer(int size, String jobKeyHex, long timeoutSeconds, boolean remote, Events events, Consumer<String> log)
+            throws IOException {
         this.size = size;
         this.jobKeyHex = jobKeyHex;
         this.timeoutNanos = timeoutSeconds * 1_000_000_000L;
@@ -64,14 +67,19 @@ final class JobServer implements AutoCloseable {
         this.records = new PeerRecord[size];
         this.outputs = new DataOutputStream[size];
         this.server = new ServerSocket();
-        server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), size);
+        server.bind(remote ? new InetSocketAddress(0) : new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), size);
         Thread.ofPlatform().daemon().name("jmpirun-accept").start(this::acceptLoop);
         Thread.ofPlatform().daemon().name("jmpirun-timeout").start(this::watchTimeout);
     }
 
-    /** "127.0.0.1:port", for the ranks' environment. */
+    /** "127.0.0.1:port", for the environment of the ranks on this host. */
     String address() {
-        return server.getInetAddress().getHostAddress() + ":" + server.getLocalPort();
+        return InetAddress.getLoopbackAddress().getHostAddress() + ":" + server.getLocalPort();
+    }
+
+    /** Every address of this host with the server's port, for ranks on other hosts. */
+    String remoteAddress() {
+        return org.jmca.rte.Reach.publish(server.getLocalPort());
     }
 
     synchronized boolean hasFinalized(int rank) {

@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,21 +13,17 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The ranks' JVMs: started with their environment, their output forwarded line by line (with a
- * rank prefix on request, like Open MPI's --tag-output), standard input forwarded to rank 0,
- * and stopped together when the job fails.
+ * The ranks' JVMs on this host: started with their environment, their output forwarded line by
+ * line to {@link RankOutput}, standard input forwarded to rank 0, and stopped together when the
+ * job fails.
  */
 final class RankProcesses {
-    private final List<Process> processes = new ArrayList<>();
+    private final Map<Integer, Process> processes = new java.util.TreeMap<>();
     private final List<Thread> forwarders = new ArrayList<>();
-    private final boolean tagOutput;
-    private final PrintStream out;
-    private final PrintStream err;
+    private final RankOutput output;
 
-    RankProcesses(boolean tagOutput, PrintStream out, PrintStream err) {
-        this.tagOutput = tagOutput;
-        this.out = out;
-        this.err = err;
+    RankProcesses(RankOutput output) {
+        this.output = output;
     }
 
     /** Starts rank {@code rank} with the command and the extra environment. */
@@ -39,28 +34,27 @@ final class RankProcesses {
             builder.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         }
         Process process = builder.start();
-        processes.add(process);
-        forward(rank, process.getInputStream(), out, "stdout");
-        forward(rank, process.getErrorStream(), err, "stderr");
+        processes.put(rank, process);
+        forward(rank, process.getInputStream(), false);
+        forward(rank, process.getErrorStream(), true);
         if (rank == 0) {
             forwardStdin(process.getOutputStream());
         }
         return process;
     }
 
-    List<Process> processes() {
-        return processes;
+    /** The process of local rank {@code rank}. */
+    Process process(int rank) {
+        return processes.get(rank);
     }
 
-    private void forward(int rank, InputStream stream, PrintStream target, String name) {
-        String prefix = tagOutput ? "[1," + rank + "]<" + name + ">:" : "";
+    private void forward(int rank, InputStream stream, boolean stderr) {
         // A platform thread (see JobServer): it ends at the rank's end of file, leaving no thread in native code.
-        forwarders.add(Thread.ofPlatform().daemon().name("jmpirun-" + name + "-" + rank).start(() -> {
+        forwarders.add(Thread.ofPlatform().daemon().name("jmpirun-" + (stderr ? "stderr" : "stdout") + "-" + rank)
+                .start(() -> {
             try (BufferedReader reader = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8))) {
                 for (String line = reader.readLine(); line != null; line = reader.readLine()) {
-                    synchronized (target) {
-                        target.println(prefix + line);
-                    }
+                    output.line(rank, stderr, line);
                 }
             } catch (IOException e) {
                 // The rank is gone; what it wrote has been forwarded.
@@ -83,9 +77,9 @@ final class RankProcesses {
 
     /** Stops every rank still running: SIGTERM, then SIGKILL after {@code graceMillis}. */
     void stopAll(long graceMillis) {
-        processes.stream().filter(Process::isAlive).forEach(Process::destroy);
+        processes.values().stream().filter(Process::isAlive).forEach(Process::destroy);
         long deadline = System.nanoTime() + graceMillis * 1_000_000;
-        for (Process process : processes) {
+        for (Process process : processes.values()) {
             try {
                 long left = Math.max(0, deadline - System.nanoTime());
                 if (!process.waitFor(left, TimeUnit.NANOSECONDS)) {

@@ -26,6 +26,21 @@ record SessionDirectory(Path path) {
         }
     }
 
+    /** Creates the directory {@code path} (mode 0700): a remote host's, named by jmpirun. */
+    static SessionDirectory createAt(Path path) {
+        try {
+            return new SessionDirectory(Files.createDirectory(path,
+                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"))));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create the job's session directory " + path, e);
+        }
+    }
+
+    /** The directory for host {@code host} of the job: beside this one, numbered. */
+    Path forHost(int host) {
+        return path.resolveSibling(path.getFileName() + ".host" + host);
+    }
+
     /** Removes the directory and everything in it; safe to call more than once. */
     void remove() {
         if (!Files.exists(path)) {
