@@ -8,6 +8,7 @@ import mpi.MPI;
 /**
  * What the launcher gives a program. {@code stdin}: rank 0 reads its standard input and sends
  * the number of lines to every rank. {@code late R SECONDS}: rank R sleeps before MPI.Init.
+ * {@code env NAME}: every rank prints its rank, the job's size, its host and the variable.
  */
 public final class Launching {
     private Launching() {
@@ -33,6 +34,9 @@ public final class Launching {
                 MPI.COMM_WORLD.recv(lines, 1, MPI.INT, 0, 0);
             }
             System.out.println("rank " + rank + " knows rank 0 read " + lines[0] + " lines");
+        } else if (args[0].equals("env")) {
+            System.out.println("rank " + rank + " of " + MPI.COMM_WORLD.getSize() + " on " + MPI.getProcessorName()
+                    + ": " + args[1] + "=" + System.getenv(args[1]));
         }
         MPI.Finalize();
     }

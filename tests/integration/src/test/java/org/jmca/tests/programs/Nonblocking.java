@@ -8,8 +8,9 @@ import mpi.Request;
 import mpi.Status;
 
 /**
- * Non-blocking requests between two ranks: waitAll over a mix of sends and receives, waitAny
- * until every request is null, testAll/testAny polling, persistent requests started repeatedly.
+ * Non-blocking requests between pairs of ranks (0 and 1, 2 and 3...; a last rank without a
+ * partner only finalizes): waitAll over a mix of sends and receives, waitAny until every request
+ * is null, testAll/testAny polling, persistent requests started repeatedly.
  */
 public final class Nonblocking {
     private Nonblocking() {
@@ -18,7 +19,11 @@ public final class Nonblocking {
     public static void main(String[] args) throws MPIException {
         MPI.Init(args);
         int rank = MPI.COMM_WORLD.getRank();
-        int peer = 1 - rank;
+        int peer = rank ^ 1;
+        if (peer >= MPI.COMM_WORLD.getSize()) {
+            MPI.Finalize();
+            return;
+        }
         int n = 20;
 
         // waitAll: n receives and n sends, both ways at once; sizes cross the rendezvous threshold.

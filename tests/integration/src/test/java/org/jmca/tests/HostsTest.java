@@ -1,0 +1,183 @@
+package org.jmca.tests;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Jobs across hosts: three network namespaces joined by a bridge, each a host with an address of
+ * its own, reached by jmpirun through {@code ip netns exec} as the launch agent. Sm carries what
+ * stays on a host, tcp what crosses hosts. Skipped, saying why, where namespaces cannot be made.
+ */
+class HostsTest {
+    private static NamespaceHosts hosts;
+
+    @TempDir
+    Path home;
+
+    @BeforeAll
+    static void makeHosts() throws IOException {
+        String why = NamespaceHosts.unavailable();
+        if (why != null) {
+            System.err.println("HostsTest is skipped: " + why);
+        }
+        Assumptions.assumeTrue(why == null, why);
+        hosts = new NamespaceHosts(3);
+    }
+
+    @AfterAll
+    static void removeHosts() {
+        if (hosts != null) {
+            hosts.close();
+        }
+    }
+
+    private static List<String> across(String... more) {
+        List<String> flags = new ArrayList<>(List.of("--mca", "plm_rsh_agent", "ip netns exec",
+                "--host", hosts.hostList(2)));
+        flags.addAll(List.of(more));
+        return flags;
+    }
+
+    private Jmca.Result run(String program, List<String> flags, String... args) {
+        List<String> line = new ArrayList<>(flags);
+        line.addAll(List.of("-cp", Jmca.PROGRAMS.toString(), "org.jmca.tests.programs." + program));
+        line.addAll(List.of(args));
+        return new Jmca(home).run("jmpirun", line.toArray(String[]::new));
+    }
+
+    /** Every point-to-point and collective program on 3 hosts x 2 ranks, mapped both ways. */
+    @ParameterizedTest(name = "{0}, --map-by {2}")
+    @CsvSource({
+        "MixedSizesPair,     '',     slot, 1", "MixedSizesPair,     '',     node, 1",
+        "Wildcards,          '',     slot, 1", "Wildcards,          '',     node, 1",
+        "UnexpectedAndProbe, '',     slot, 1", "UnexpectedAndProbe, '',     node, 1",
+        "Nonblocking,        '',     slot, 1", "Nonblocking,        '',     node, 1",
+        "Semantics,          '',     slot, 1", "Semantics,          '',     node, 1",
+        "BadInput,           '',     slot, 1", "BadInput,           '',     node, 1",
+        "Collectives,        '',     slot, 6", "Collectives,        '',     node, 6",
+        "RandomStress,       2000,   slot, 6", "RandomStress,       2000,   node, 6",
+        "OneAllreduce,       100000, slot, 6", "OneAllreduce,       100000, node, 6",
+    })
+    void theProgramPassesAcrossThreeHosts(String program, String argument, String mapBy, int passes) {
+        Jmca.Result result = run(program, across("--map-by", mapBy), argument.isEmpty() ? new String[0]
+                : new String[] {argument});
+        assertThat(result.status()).as("status; stderr: %s", result.err()).isZero();
+        assertThat(result.outLines()).filteredOn(l -> l.startsWith("PASS")).hasSize(passes);
+    }
+
+    @Test
+    void ranksOnOneHostTalkOverSmAndOverTcpAcrossHosts() {
+        Jmca.Result result = run("Wildcards", across("--map-by", "node", "--mca", "pml_ob1_verbose", "1",
+                "--report-bindings"));
+        assertThat(result.status()).as(result.err()).isZero();
+        List<String> names = hosts.names();
+        assertThat(result.err()).contains("rank 0 reaches rank 3 through btl/sm", "rank 0 reaches rank 1 through btl/tcp",
+                "jmpirun: rank 0 on host " + names.get(0), "jmpirun: rank 1 on host " + names.get(1),
+                "jmpirun: rank 5 on host " + names.get(2));
+    }
+
+    @Test
+    void aHostfileMinusNExportsAndOutputFilesWorkAsInOpenMpi() throws IOException {
+        Path hostfile = home.resolve("hosts");
+        Files.writeString(hostfile, "# two of the three\n" + hosts.names().get(0) + " slots=2\n"
+                + hosts.names().get(2) + " slots=4\n");
+        Path outputs = home.resolve("out");
+        Jmca.Result result = run("Launching", List.of("--mca", "plm_rsh_agent", "ip netns exec",
+                "--hostfile", hostfile.toString(), "-N", "1", "-x", "JMCA_TEST_VALUE=42",
+                "--output-filename", outputs.toString()), "env", "JMCA_TEST_VALUE");
+        assertThat(result.status()).as(result.err()).isZero();
+        assertThat(result.outLines()).containsExactlyInAnyOrder("rank 0 of 2 on " + hosts.names().get(0)
+                + ": JMCA_TEST_VALUE=42", "rank 1 of 2 on " + hosts.names().get(2) + ": JMCA_TEST_VALUE=42");
+        assertThat(Files.readString(outputs.resolve("1/rank.1/stdout"))).isEqualTo("rank 1 of 2 on "
+                + hosts.names().get(2) + ": JMCA_TEST_VALUE=42\n");
+    }
+
+    @Test
+    void moreRanksThanSlotsIsAnErrorUnlessOversubscribed() {
+        Jmca.Result refused = run("Launching", across("-np", "7"), "env", "HOME");
+        assertThat(refused.status()).isEqualTo(1);
+        assertThat(refused.err()).contains("there are not enough slots for the 7 ranks requested",
+                "--oversubscribe");
+        Jmca.Result allowed = run("Launching", across("-np", "7", "--oversubscribe"), "env", "HOME");
+        assertThat(allowed.status()).as(allowed.err()).isZero();
+        assertThat(allowed.outLines()).hasSize(7);
+    }
+
+    private LiveJob startWaiting(Path never) throws IOException {
+        List<String> command = new ArrayList<>(List.of(Jmca.ROOT.resolve("bin/jmpirun").toString()));
+        command.addAll(across());
+        command.addAll(List.of("-cp", Jmca.PROGRAMS.toString(), "org.jmca.tests.programs.Failing", "wait",
+                never.toString()));
+        return new LiveJob(new Jmca(home).start(command));
+    }
+
+    @Test
+    void killingARankOnARemoteHostEndsTheJobWithinSecondsNamingRankAndHostAndLeavesNothing() throws Exception {
+        try (LiveJob job = startWaiting(home.resolve("never"))) {
+            List<String> pids = LiveJob.await(job.out, l -> l.matches("rank \\d pid \\d+"), 6, "pids");
+            long victim = pids.stream().filter(l -> l.startsWith("rank 3 ")).map(l -> Long.parseLong(l.split(" ")[3]))
+                    .findFirst().orElseThrow();
+            long killed = System.nanoTime();
+            ProcessHandle.of(victim).orElseThrow().destroyForcibly();
+            int status = job.waitFor(30);
+            double seconds = (System.nanoTime() - killed) / 1e9;
+            assertThat(String.join("\n", job.err)).contains("jmpirun: rank 3 on host " + hosts.names().get(1)
+                    + " (pid " + victim + ") was killed by signal 9 (SIGKILL); stopping the job");
+            assertThat(status).isEqualTo(137);
+            assertThat(seconds).as("seconds from the kill to jmpirun's exit").isLessThan(10);
+            assertNothingLeft();
+        }
+    }
+
+    @Test
+    void killingARemoteDaemonEndsTheJobWithinSecondsNamingTheHostAndLeavesNothing() throws Exception {
+        try (LiveJob job = startWaiting(home.resolve("never"))) {
+            LiveJob.await(job.out, l -> l.matches("rank \\d pid \\d+"), 6, "pids");
+            ProcessHandle daemon = ProcessHandle.allProcesses().filter(p -> p.info().commandLine()
+                    .map(c -> c.contains("HostDaemon") && c.contains(".host1")).orElse(false)).findFirst().orElseThrow();
+            long killed = System.nanoTime();
+            daemon.destroyForcibly();
+            int status = job.waitFor(30);
+            double seconds = (System.nanoTime() - killed) / 1e9;
+            assertThat(String.join("\n", job.err)).contains("jmpirun: the daemon on host " + hosts.names().get(1)
+                    + " (pid " + daemon.pid() + ") is gone, and with it rank(s) 2, 3; stopping the job");
+            assertThat(status).isEqualTo(1);
+            assertThat(seconds).as("seconds from the kill to jmpirun's exit").isLessThan(10);
+            assertNothingLeft();
+        }
+    }
+
+    /** No rank or daemon of a test job runs, and no job directory is left in /dev/shm. */
+    private static void assertNothingLeft() throws IOException {
+        assertThat(ProcessHandle.allProcesses().map(p -> p.info().commandLine().orElse(""))
+                .filter(c -> c.contains("org.jmca.tests.programs.Failing") || c.contains("HostDaemon")))
+                .as("processes left").isEmpty();
+        try (Stream<Path> shm = Files.list(Path.of("/dev/shm"))) {
+            assertThat(shm.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("jmca-"))).as("/dev/shm")
+                    .isEmpty();
+        }
+    }
+
+    @Test
+    void closingTheHostsRemovesTheirNamespaces() throws IOException {
+        try (NamespaceHosts extra = new NamespaceHosts(1)) {
+            List<String> names = extra.names();
+            assertThat(NamespaceHosts.leftovers()).containsAll(names);
+            extra.close();
+            assertThat(NamespaceHosts.leftovers()).doesNotContainAnyElementsOf(names);
+        }
+    }
+}
