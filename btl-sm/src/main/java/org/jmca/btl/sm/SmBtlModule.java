@@ -56,7 +56,7 @@ final class SmBtlModule implements BtlModule {
                         : EnumSet.of(BtlProperties.Flag.SEND, BtlProperties.Flag.GET));
         FutexDoorbell bell = own.ownDoorbell(arena, this::hasArrivals);
         this.doorbell = bell.probe() == null ? bell : null;
-        this.removeOnExit = new Thread(this::removeFile, "btl-sm-cleanup");
+        this.removeOnExit = new Thread(() -> removeFile(own.path), "btl-sm-cleanup");
         Runtime.getRuntime().addShutdownHook(removeOnExit);
     }
 
@@ -87,6 +87,9 @@ final class SmBtlModule implements BtlModule {
                 continue;
             }
             SmSegment theirs = SmSegment.open(Path.of(segment), arena);
+            if (theirs.mapped()) {
+                removeFile(theirs.path);
+            }
             SmEndpoint endpoint = new SmEndpoint(peer.rank(), this, theirs.ring(rank), theirs.peersDoorbell(),
                     theirs.ownerPid);
             endpoints.add(endpoint);
@@ -95,6 +98,9 @@ final class SmBtlModule implements BtlModule {
         }
         incoming = rings.toArray(SharedRing[]::new);
         handlers = ringHandlers.toArray(SharedRing.Handler[]::new);
+        if (own.expect(rings.size())) {
+            removeFile(own.path);
+        }
         return endpoints;
     }
 
@@ -176,7 +182,7 @@ final class SmBtlModule implements BtlModule {
         finalized = true;
         incoming = new SharedRing[0];
         handlers = new SharedRing.Handler[0];
-        removeFile();
+        removeFile(own.path);
         try {
             Runtime.getRuntime().removeShutdownHook(removeOnExit);
         } catch (IllegalStateException e) {
@@ -185,11 +191,11 @@ final class SmBtlModule implements BtlModule {
         arena.close();
     }
 
-    private void removeFile() {
+    private void removeFile(Path path) {
         try {
-            Files.deleteIfExists(own.path);
+            Files.deleteIfExists(path);
         } catch (IOException e) {
-            System.err.println("jmca: btl/sm: rank " + rank + " could not remove " + own.path + ": " + e.getMessage());
+            System.err.println("jmca: btl/sm: rank " + rank + " could not remove " + path + ": " + e.getMessage());
         }
     }
 }

@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,18 +25,24 @@ import org.jmca.btl.base.SharedRing;
  *  12 | ranks in the job    (int) |
  *  16 | owner's pid        (long) |
  *  24 | ring capacity       (int) |
+ *  28 | mappings to come    (int) |  peers add 1 as they map, the owner takes the peers it expects
  *  64 | doorbell                  |  FutexDoorbell, on a cache line of its own
  * 128 | ring of sender 0          |  each SharedRing.bytesFor(capacity) bytes
  *     | ring of sender 1 ...      |
  * </pre>
  *
  * The owner creates it before the address exchange; peers map it after, and check the header.
+ * Whoever brings "mappings to come" to zero — the owner once its peers are known, or the last
+ * peer to map it — removes the file: from then on it lives only in the mappings, so that nothing
+ * is left in /dev/shm when a rank is killed, whatever launcher started the job.
  */
 final class SmSegment {
     private static final long MAGIC = 0x4a4d43412d534d31L;
     private static final int VERSION = 2;
     private static final long DOORBELL = 64;
     private static final int HEADER = 128;
+    private static final long MAPPINGS_TO_COME = 28;
+    private static final VarHandle COUNT = ValueLayout.JAVA_INT.varHandle();
 
     final Path path;
     final long ownerPid;
@@ -92,6 +99,16 @@ final class SmSegment {
         } catch (IOException e) {
             throw new UncheckedIOException("btl/sm: cannot map the peer's shared-memory file " + path + ": " + e, e);
         }
+    }
+
+    /** A peer has mapped the segment; true if it was the last the owner expects. */
+    boolean mapped() {
+        return (int) COUNT.getAndAdd(memory, MAPPINGS_TO_COME, 1) + 1 == 0;
+    }
+
+    /** The owner expects {@code peers} to map the segment; true if all have done so already. */
+    boolean expect(int peers) {
+        return (int) COUNT.getAndAdd(memory, MAPPINGS_TO_COME, -peers) - peers == 0;
     }
 
     /** The owner's doorbell, which it waits on. */

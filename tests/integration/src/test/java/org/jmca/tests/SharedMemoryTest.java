@@ -76,12 +76,15 @@ class SharedMemoryTest {
             Set<Path> during = jobDirectories();
             during.removeAll(before);
             assertThat(during).as("the job's session directory").hasSize(1);
-            try (Stream<Path> segments = Files.list(during.iterator().next())) {
-                assertThat(segments.map(p -> p.getFileName().toString()).toList()).hasSize(3)
-                        .allMatch(name -> name.matches("jmca-.*\\.sm\\.[012]"));
-            }
             long victim = Long.parseLong(pids.stream().filter(l -> l.startsWith("rank 1 ")).findFirst().orElseThrow()
                     .split(" ")[3]);
+            // once every peer has mapped a segment its file is removed: it lives on in the mappings only
+            try (Stream<Path> segments = Files.list(during.iterator().next())) {
+                assertThat(segments.map(p -> p.getFileName().toString())).noneMatch(name -> name.contains(".sm."));
+            }
+            assertThat(Files.readAllLines(Path.of("/proc/" + victim + "/maps")).stream()
+                    .filter(l -> l.matches(".*/jmca-[^/]*\\.sm\\.[012] \\(deleted\\)"))
+                    .map(l -> l.substring(l.indexOf('/'))).distinct()).as("rank 1's mappings").hasSize(3);
             ProcessHandle.of(victim).orElseThrow().destroyForcibly();
             assertThat(job.waitFor(30)).isEqualTo(137);
             assertThat(String.join("\n", job.err)).contains("rank 1 (pid " + victim + ") was killed by signal 9");
