@@ -10,4 +10,5 @@ module org.jmca.config {
     opens org.jmca.config.info to info.picocli;
 
     uses org.jmca.mca.Component;
+    uses org.jmca.config.info.InfoSection;
 }

@@ -6,4 +6,6 @@ module org.jmca.rte {
     exports org.jmca.rte;
     exports org.jmca.rte.launcher;
     opens org.jmca.rte.launcher to info.picocli;
+
+    provides org.jmca.config.info.InfoSection with org.jmca.rte.WireUpInfo;
 }

@@ -5,8 +5,8 @@ import java.util.Map;
 
 /**
  * How a process learns about its job and exchanges addresses with the other processes: through
- * jmpirun's embedded server ({@link EmbeddedWireUp}), alone as a singleton
- * ({@link SingletonWireUp}), and later through PMIx under mpirun, prterun or srun.
+ * jmpirun's embedded server ({@link EmbeddedWireUp}), through a PMIx server under mpirun, prterun
+ * or srun ({@link PmixWireUp}), or alone as a singleton ({@link SingletonWireUp}).
  *
  * <p>Called by the thread that initializes MPI.
  */
@@ -31,9 +31,26 @@ public interface WireUp extends AutoCloseable {
     @Override
     void close();
 
-    /** The wire-up for this process: jmpirun's if it started the process, else a singleton. */
+    /** The wire-up for this process: jmpirun's if it started the process, PMIx if a PMIx server did, else a singleton. */
     static WireUp detect() {
         Map<String, String> env = System.getenv();
-        return env.containsKey(EmbeddedWireUp.ENV_SERVER) ? EmbeddedWireUp.fromEnvironment(env) : new SingletonWireUp();
+        if (env.containsKey(EmbeddedWireUp.ENV_SERVER)) {
+            return EmbeddedWireUp.fromEnvironment(env);
+        }
+        return PmixWireUp.present(env) ? PmixWireUp.fromEnvironment(env) : new SingletonWireUp();
+    }
+
+    /** Which wire-up a process with this environment uses, and why, in words (for jmca-info). */
+    static String describe(Map<String, String> env) {
+        if (env.containsKey(EmbeddedWireUp.ENV_SERVER)) {
+            return "embedded: jmpirun started this process (" + EmbeddedWireUp.ENV_SERVER + "="
+                    + env.get(EmbeddedWireUp.ENV_SERVER) + ")";
+        }
+        if (PmixWireUp.present(env)) {
+            return "pmix: a PMIx server started this process (PMIX_NAMESPACE=" + env.get("PMIX_NAMESPACE")
+                    + ", PMIX_RANK=" + env.get("PMIX_RANK") + "); " + PmixWireUp.libraryStatus(env);
+        }
+        return "singleton: no launcher started this process (neither " + EmbeddedWireUp.ENV_SERVER
+                + " nor PMIX_NAMESPACE is set), so it is a job of one";
     }
 }

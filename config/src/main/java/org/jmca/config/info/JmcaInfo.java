@@ -1,13 +1,15 @@
 package org.jmca.config.info;
 
-import java.io.PrintWriter;
-import java.util.Arrays;
-import java.util.Locale;
 import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
+import java.util.ServiceLoader;
 import java.util.concurrent.Callable;
 import org.jmca.config.McaOptions;
 import org.jmca.mca.Component;
@@ -17,18 +19,16 @@ import org.jmca.mca.Framework;
 import org.jmca.mca.FrameworkSelection;
 import org.jmca.mca.McaException;
 import org.jmca.mca.McaFrameworks;
-import org.jmca.mca.param.Param;
-import org.jmca.mca.param.ParameterSpec;
-import picocli.CommandLine;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
-import java.lang.foreign.MemorySegment;
-import org.jmca.mca.ComponentStatus;
 import org.jmca.mca.coll.CollCommunicator;
 import org.jmca.mca.coll.CollComponent;
 import org.jmca.mca.coll.CollSelection;
+import org.jmca.mca.param.Param;
+import org.jmca.mca.param.ParameterSpec;
 import org.jmca.mca.pml.PmlRequest;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * {@code jmca-info}: what JMCA finds in this process — frameworks, components with their status
@@ -127,6 +127,7 @@ public final class JmcaInfo implements Callable<Integer> {
                 }
             } else {
                 printReport(frameworks, shown, maxLevel);
+                printSections();
             }
             if ((pvars || all) && !parsable) {
                 printCounters();
@@ -139,6 +140,15 @@ public final class JmcaInfo implements Callable<Integer> {
             }
         }
         return 0;
+    }
+
+    /** What the modules above this one add ({@link InfoSection}): the wire-up. */
+    private void printSections() {
+        ServiceLoader.load(InfoSection.class, Thread.currentThread().getContextClassLoader())
+                .forEach(section -> {
+                    out.println();
+                    section.lines().forEach(out::println);
+                });
     }
 
     /** Every component's decision tables. */
