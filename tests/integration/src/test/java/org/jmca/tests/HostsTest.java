@@ -7,6 +7,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
@@ -126,6 +128,7 @@ class HostsTest {
 
     @Test
     void killingARankOnARemoteHostEndsTheJobWithinSecondsNamingRankAndHostAndLeavesNothing() throws Exception {
+        Set<String> before = jobFiles();
         try (LiveJob job = startWaiting(home.resolve("never"))) {
             List<String> pids = LiveJob.await(job.out, l -> l.matches("rank \\d pid \\d+"), 6, "pids");
             long victim = pids.stream().filter(l -> l.startsWith("rank 3 ")).map(l -> Long.parseLong(l.split(" ")[3]))
@@ -138,12 +141,13 @@ class HostsTest {
                     + " (pid " + victim + ") was killed by signal 9 (SIGKILL); stopping the job");
             assertThat(status).isEqualTo(137);
             assertThat(seconds).as("seconds from the kill to jmpirun's exit").isLessThan(10);
-            assertNothingLeft();
+            assertNothingLeft(before);
         }
     }
 
     @Test
     void killingARemoteDaemonEndsTheJobWithinSecondsNamingTheHostAndLeavesNothing() throws Exception {
+        Set<String> before = jobFiles();
         try (LiveJob job = startWaiting(home.resolve("never"))) {
             LiveJob.await(job.out, l -> l.matches("rank \\d pid \\d+"), 6, "pids");
             ProcessHandle daemon = ProcessHandle.allProcesses().filter(p -> p.info().commandLine()
@@ -156,19 +160,23 @@ class HostsTest {
                     + " (pid " + daemon.pid() + ") is gone, and with it rank(s) 2, 3; stopping the job");
             assertThat(status).isEqualTo(1);
             assertThat(seconds).as("seconds from the kill to jmpirun's exit").isLessThan(10);
-            assertNothingLeft();
+            assertNothingLeft(before);
         }
     }
 
-    /** No rank or daemon of a test job runs, and no job directory is left in /dev/shm. */
-    private static void assertNothingLeft() throws IOException {
+    /** JMCA's files and directories in /dev/shm: other jobs' may be there before a test starts. */
+    private static Set<String> jobFiles() throws IOException {
+        try (Stream<Path> shm = Files.list(Path.of("/dev/shm"))) {
+            return shm.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("jmca-")).collect(Collectors.toSet());
+        }
+    }
+
+    /** No rank or daemon of a test job runs, and the job left nothing in /dev/shm. */
+    private static void assertNothingLeft(Set<String> before) throws IOException {
         assertThat(ProcessHandle.allProcesses().map(p -> p.info().commandLine().orElse(""))
                 .filter(c -> c.contains("org.jmca.tests.programs.Failing") || c.contains("HostDaemon")))
                 .as("processes left").isEmpty();
-        try (Stream<Path> shm = Files.list(Path.of("/dev/shm"))) {
-            assertThat(shm.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("jmca-"))).as("/dev/shm")
-                    .isEmpty();
-        }
+        assertThat(jobFiles()).as("/dev/shm").isEqualTo(before);
     }
 
     @Test

@@ -76,8 +76,8 @@ class LauncherTest {
         assertThat(noProgram.status()).isEqualTo(1);
         assertThat(noProgram.err()).contains("no program given");
         Jmca.Result noNp = new Jmca(home).exec(jmpirun("examples.Hello"));
-        assertThat(noNp.status()).isEqualTo(2);
-        assertThat(noNp.err()).contains("Missing required option: '--np=N'");
+        assertThat(noNp.status()).isEqualTo(1);
+        assertThat(noNp.err()).contains("jmpirun: error: no number of processes: give -np N");
         Jmca.Result help = new Jmca(home).exec(jmpirun("--help"));
         assertThat(help.status()).isZero();
         assertThat(help.out()).contains("--mca", "--tag-output", "--wireup-timeout");
