@@ -3,6 +3,7 @@ package org.jmca.btl.tcp;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
@@ -10,6 +11,7 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -37,6 +39,12 @@ import org.jmca.mca.btl.PeerFailureException;
  */
 final class TcpBtlModule implements BtlModule {
     static final String ADDRESSES_KEY = "tcp.addresses";
+    /**
+     * Bytes of header and payload copied into a frame's head, which then goes in one write;
+     * a larger payload goes from the caller's memory in a gathering write.
+     */
+    private static final int HEAD_ROOM = 4096;
+    private static final ByteBuffer EMPTY = ByteBuffer.allocateDirect(0);
 
     private sealed interface Attachment permits Listener, Incoming, Outgoing, Established { }
 
@@ -56,8 +64,21 @@ final class TcpBtlModule implements BtlModule {
     private final BtlProperties properties;
     private final Selector selector;
     private final List<InetSocketAddress> listening = new ArrayList<>();
+    /** A frame's first bytes: the length, the tag, the PML's header and a small payload. */
+    private final ByteBuffer head = ByteBuffer.allocateDirect(TcpWire.FRAME_HEADER + HEAD_ROOM);
+    private final MemorySegment headSegment = MemorySegment.ofBuffer(head);
+    private final ByteBuffer[] gather = new ByteBuffer[3];
+    /** A payload, or a header too large for the head, copied out of the Java heap. */
     private final ByteBuffer staging;
-    private final MemorySegment stagingSegment;
+    private final ByteBuffer bigHeader;
+    private final SendQueue.ChunkPool chunks;
+    /**
+     * True while progress reads: small frames sent meanwhile (the PML's answers to what arrives,
+     * such as the ACKs of a window of rendezvous) are held in their queues and leave together in
+     * one write per peer when the turn ends, instead of a system call each.
+     */
+    private boolean receiving;
+    private final ArrayDeque<TcpEndpoint> corked = new ArrayDeque<>();
     private final Consumer<String> log;
     private int jobSize;
     private TcpEndpoint[] endpoints = new TcpEndpoint[0];
@@ -74,8 +95,10 @@ final class TcpBtlModule implements BtlModule {
         this.log = log;
         this.properties = new BtlProperties(settings.exclusivity(), 50_000, 10_000, settings.eagerLimit(),
                 settings.maxSendSize(), EnumSet.of(BtlProperties.Flag.SEND));
-        this.staging = ByteBuffer.allocateDirect(Math.toIntExact(settings.maxSendSize() + TcpWire.FRAME_HEADER));
-        this.stagingSegment = MemorySegment.ofBuffer(staging);
+        this.staging = ByteBuffer.allocateDirect(Math.toIntExact(settings.maxSendSize()));
+        this.bigHeader = ByteBuffer.allocateDirect(Math.toIntExact(settings.maxSendSize()));
+        // spare chunks for as much as one peer may queue
+        this.chunks = new SendQueue.ChunkPool((int) Math.min(1024, settings.maxQueuedBytes() / SendQueue.CHUNK + 1));
         try {
             this.selector = Selector.open();
             for (TcpInterfaces.Address address : addresses) {
@@ -124,7 +147,7 @@ final class TcpBtlModule implements BtlModule {
                 result.add(null);
                 continue;
             }
-            TcpEndpoint endpoint = new TcpEndpoint(peer.rank(), this, addresses, peer.hostname());
+            TcpEndpoint endpoint = new TcpEndpoint(peer.rank(), this, addresses, peer.hostname(), chunks);
             endpoints[peer.rank()] = endpoint;
             result.add(endpoint);
         }
@@ -155,8 +178,30 @@ final class TcpBtlModule implements BtlModule {
 
     @Override
     public boolean send(BtlEndpoint to, byte tag, MemorySegment header, MemorySegment payload) {
-        TcpEndpoint endpoint = (TcpEndpoint) to;
         long length = header.byteSize() + payload.byteSize();
+        checkSendable((TcpEndpoint) to, length);
+        head.clear().putInt((int) (1 + length)).put(tag);
+        if (header.byteSize() > HEAD_ROOM) {
+            // a header larger than the head buffer: it joins the payload's gather
+            return transmit((TcpEndpoint) to, direct(header, bigHeader), payload);
+        }
+        MemorySegment.copy(header, 0, headSegment, head.position(), header.byteSize());
+        head.position(head.position() + (int) header.byteSize());
+        return transmit((TcpEndpoint) to, null, payload);
+    }
+
+    /** The PML's header of two words goes straight into the frame's head, with no buffer of its own. */
+    @Override
+    public boolean send(BtlEndpoint to, byte tag, long header0, long header1, MemorySegment payload) {
+        long length = 2 * Long.BYTES + payload.byteSize();
+        checkSendable((TcpEndpoint) to, length);
+        headSegment.set(ValueLayout.JAVA_LONG_UNALIGNED, TcpWire.FRAME_HEADER, header0);
+        headSegment.set(ValueLayout.JAVA_LONG_UNALIGNED, TcpWire.FRAME_HEADER + Long.BYTES, header1);
+        head.clear().putInt((int) (1 + length)).put(tag).position(TcpWire.FRAME_HEADER + 2 * Long.BYTES);
+        return transmit((TcpEndpoint) to, null, payload);
+    }
+
+    private void checkSendable(TcpEndpoint endpoint, long length) {
         if (length > settings.maxSendSize()) {
             throw new IllegalArgumentException("fragment of " + length + " bytes exceeds btl_tcp_max_send_size="
                     + settings.maxSendSize());
@@ -168,67 +213,108 @@ final class TcpBtlModule implements BtlModule {
                     + " cannot send to rank " + endpoint.rank() + ": that rank has already finalized");
             default -> { }
         }
+    }
+
+    /**
+     * Sends the frame whose first bytes are in {@link #head} (up to its position), then
+     * {@code bigHeader} if not null, then {@code payload}. With the connection up and nothing
+     * queued, it goes from the caller's memory to the socket: a small payload copied into the
+     * head, a larger one in a gathering write. What the socket does not take is queued.
+     */
+    private boolean transmit(TcpEndpoint endpoint, ByteBuffer bigHeader, MemorySegment payload) {
+        ByteBuffer body;
+        if (bigHeader == null && payload.byteSize() <= head.remaining()) {
+            MemorySegment.copy(payload, 0, headSegment, head.position(), payload.byteSize());
+            head.position(head.position() + (int) payload.byteSize());
+            body = EMPTY;
+        } else {
+            body = direct(payload, staging);
+        }
+        head.flip();
+        if (endpoint.state == State.CONNECTED && endpoint.corked) {
+            if (bigHeader == null && !body.hasRemaining()) {
+                endpoint.sendQueue.append(head);
+                return true;
+            }
+            flushCorked(endpoint); // what the frame must follow, so that it may go straight out
+        }
         if (endpoint.state == State.CONNECTED && endpoint.sendQueue.isEmpty()) {
-            ByteBuffer frame = frame(tag, header, payload);
-            write(endpoint, frame);
-            if (frame.hasRemaining()) {
-                queue(endpoint, copyOf(frame));
+            if (receiving && bigHeader == null && !body.hasRemaining()) {
+                // an answer to what is being read (an ACK, a FIN): it waits for the others of this turn
+                endpoint.corked = true;
+                corked.addLast(endpoint);
+                endpoint.sendQueue.append(head);
+                return true;
+            }
+            try {
+                if (bigHeader == null && !body.hasRemaining()) {
+                    endpoint.channel.write(head);
+                } else {
+                    gather[0] = head;
+                    gather[1] = bigHeader != null ? bigHeader : EMPTY;
+                    gather[2] = body;
+                    endpoint.channel.write(gather);
+                }
+            } catch (IOException e) {
+                throw lost(endpoint, e.getMessage());
+            }
+            if (head.hasRemaining() || bigHeader != null && bigHeader.hasRemaining() || body.hasRemaining()) {
+                queue(endpoint, bigHeader, body);
                 endpoint.key.interestOps(SelectionKey.OP_READ | SelectionKey.OP_WRITE);
             }
             return true;
         }
-        if (endpoint.queuedBytes + length > settings.maxQueuedBytes() && !endpoint.sendQueue.isEmpty()) {
+        long length = head.remaining() + (bigHeader == null ? 0 : bigHeader.remaining()) + body.remaining();
+        if (endpoint.sendQueue.bytes() + length > settings.maxQueuedBytes() && !endpoint.sendQueue.isEmpty()) {
             return false;
         }
-        queue(endpoint, copyOf(frame(tag, header, payload)));
+        queue(endpoint, bigHeader, body);
         if (endpoint.state == State.CLOSED) {
             connect(endpoint, 0);
         }
         return true;
     }
 
-    /** Writes a frame into the staging buffer and returns it ready to write. */
-    private ByteBuffer frame(byte tag, MemorySegment header, MemorySegment payload) {
-        long length = header.byteSize() + payload.byteSize();
-        staging.clear();
-        staging.putInt(0, (int) (1 + length)).put(4, tag);
-        MemorySegment.copy(header, 0, stagingSegment, TcpWire.FRAME_HEADER, header.byteSize());
-        MemorySegment.copy(payload, 0, stagingSegment, TcpWire.FRAME_HEADER + header.byteSize(), payload.byteSize());
-        return staging.limit((int) (TcpWire.FRAME_HEADER + length));
+    /**
+     * {@code data} as a direct buffer: a view of native memory, else a copy in {@code spare}
+     * (NIO would copy the Java array into a temporary direct buffer anyway, and cannot view
+     * arrays other than byte[]).
+     */
+    private static ByteBuffer direct(MemorySegment data, ByteBuffer spare) {
+        if (data.isNative()) {
+            return data.asByteBuffer();
+        }
+        MemorySegment.copy(data, 0, MemorySegment.ofBuffer(spare.clear()), 0, data.byteSize());
+        return spare.limit((int) data.byteSize());
     }
 
-    private static ByteBuffer copyOf(ByteBuffer frame) {
-        ByteBuffer copy = ByteBuffer.allocate(frame.remaining());
-        copy.put(frame).flip();
-        return copy;
+    /** Copies what is left of the frame into the endpoint's queue. */
+    private void queue(TcpEndpoint endpoint, ByteBuffer bigHeader, ByteBuffer body) {
+        endpoint.sendQueue.append(head);
+        if (bigHeader != null) {
+            endpoint.sendQueue.append(bigHeader);
+        }
+        endpoint.sendQueue.append(body);
     }
 
-    private static void queue(TcpEndpoint endpoint, ByteBuffer frame) {
-        endpoint.sendQueue.addLast(frame);
-        endpoint.queuedBytes += frame.remaining();
-    }
-
-    private void write(TcpEndpoint endpoint, ByteBuffer frame) {
-        try {
-            endpoint.channel.write(frame);
-        } catch (IOException e) {
-            throw lost(endpoint, e.getMessage());
+    /** Sends the small frames held back while reading (see {@link #receiving}). */
+    private void flushCorked(TcpEndpoint endpoint) {
+        if (endpoint.corked) {
+            endpoint.corked = false;
+            if (endpoint.state == State.CONNECTED) {
+                flush(endpoint);
+            }
         }
     }
 
     private void flush(TcpEndpoint endpoint) {
-        while (!endpoint.sendQueue.isEmpty()) {
-            ByteBuffer frame = endpoint.sendQueue.peekFirst();
-            int before = frame.remaining();
-            write(endpoint, frame);
-            endpoint.queuedBytes -= before - frame.remaining();
-            if (frame.hasRemaining()) {
-                endpoint.key.interestOps(SelectionKey.OP_READ | SelectionKey.OP_WRITE);
-                return;
-            }
-            endpoint.sendQueue.pollFirst();
+        boolean done;
+        try {
+            done = endpoint.sendQueue.flush(endpoint.channel);
+        } catch (IOException e) {
+            throw lost(endpoint, e.getMessage());
         }
-        endpoint.key.interestOps(SelectionKey.OP_READ);
+        endpoint.key.interestOps(done ? SelectionKey.OP_READ : SelectionKey.OP_READ | SelectionKey.OP_WRITE);
     }
 
     // ---- connecting ----------------------------------------------------------------------
@@ -360,6 +446,8 @@ final class TcpBtlModule implements BtlModule {
     @Override
     public int progress() {
         int events = 0;
+        boolean nested = receiving;
+        receiving = true;
         try {
             if (selector.selectNow() > 0) {
                 for (Iterator<SelectionKey> it = selector.selectedKeys().iterator(); it.hasNext(); ) {
@@ -372,6 +460,13 @@ final class TcpBtlModule implements BtlModule {
             }
         } catch (IOException e) {
             throw new UncheckedIOException("btl/tcp: rank " + rank + ": " + e.getMessage(), e);
+        } finally {
+            receiving = nested;
+        }
+        if (!nested) {
+            for (TcpEndpoint endpoint = corked.pollFirst(); endpoint != null; endpoint = corked.pollFirst()) {
+                flushCorked(endpoint);
+            }
         }
         if (connecting > 0) {
             checkConnectTimeouts();
@@ -409,6 +504,12 @@ final class TcpBtlModule implements BtlModule {
         }
     }
 
+    /**
+     * Reads what the connection has after the bytes kept from before, and hands every whole
+     * frame to the receiver. A partial frame stays where it is while the buffer has room for
+     * the rest of it, and is moved to the front only when it has not: moving one at every read
+     * would copy a large fragment's bytes once more.
+     */
     private int readFrames(TcpEndpoint endpoint) {
         ByteBuffer buffer = endpoint.readBuffer;
         int n;
@@ -418,28 +519,39 @@ final class TcpBtlModule implements BtlModule {
             throw lost(endpoint, e.getMessage());
         }
         int frames = 0;
-        buffer.flip();
-        while (buffer.remaining() >= 4) {
-            int position = buffer.position();
-            int length = buffer.getInt(position);
+        int end = buffer.position();
+        int at = endpoint.readStart;
+        while (end - at >= 4) {
+            int length = buffer.getInt(at);
             if (length < 1 || length > settings.maxSendSize() + 1) {
                 fail(endpoint);
                 throw new PeerFailureException(endpoint.rank(), "btl/tcp: rank " + rank + " got a frame of "
                         + length + " bytes from " + endpoint + ": the stream is corrupt");
             }
-            if (buffer.remaining() < 4 + length) {
+            if (end - at < 4 + length) {
+                if (at + 4 + length > buffer.capacity()) {
+                    buffer.put(0, buffer, at, end - at).position(end - at);
+                    at = 0;
+                }
                 break;
             }
-            byte tag = buffer.get(position + 4);
-            buffer.position(position + 4 + length);
+            byte tag = buffer.get(at + 4);
             if (tag == TcpWire.GOODBYE) {
                 endpoint.state = State.PEER_FINALIZED;
             } else {
-                receiver.onFragment(endpoint, tag, endpoint.readSegment, position + TcpWire.FRAME_HEADER, length - 1);
+                receiver.onFragment(endpoint, tag, endpoint.readSegment, at + TcpWire.FRAME_HEADER, length - 1);
                 frames++;
             }
+            at += 4 + length;
         }
-        buffer.compact();
+        if (at == end) {
+            buffer.clear();
+            at = 0;
+        } else if (end - at < 4 && buffer.capacity() - at < 4) {
+            buffer.put(0, buffer, at, end - at).position(end - at);
+            at = 0;
+        }
+        endpoint.readStart = at;
         if (n < 0) {
             closeQuietly(endpoint);
             if (endpoint.state != State.PEER_FINALIZED && !finalizing) {
@@ -506,8 +618,8 @@ final class TcpBtlModule implements BtlModule {
         finalizing = true;
         for (TcpEndpoint endpoint : endpoints) {
             if (endpoint != null && endpoint.state == State.CONNECTED) {
-                queue(endpoint, copyOf(frame(TcpWire.GOODBYE, MemorySegment.ofArray(new byte[0]),
-                        MemorySegment.ofArray(new byte[0]))));
+                head.clear().putInt(1).put(TcpWire.GOODBYE).flip();
+                endpoint.sendQueue.append(head);
                 flush(endpoint);
             }
         }

@@ -5,7 +5,6 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
-import java.util.ArrayDeque;
 import java.util.List;
 import org.jmca.mca.btl.BtlEndpoint;
 import org.jmca.mca.btl.BtlModule;
@@ -28,14 +27,20 @@ final class TcpEndpoint implements BtlEndpoint {
     /** The connection we started, while it is being made. */
     SocketChannel outgoing;
     long connectStartedNanos;
-    final ArrayDeque<ByteBuffer> sendQueue = new ArrayDeque<>();
-    long queuedBytes;
+    final SendQueue sendQueue;
+    /** Its queue holds small frames sent during a progress turn, to be written when the turn ends. */
+    boolean corked;
+    /** Bytes read from the connection, from {@link #readStart} up to its position. */
     ByteBuffer readBuffer;
+    /** Where the first frame not yet handed over starts in {@link #readBuffer}. */
+    int readStart;
     /** The whole of {@link #readBuffer}, for slicing frames out of it. */
     MemorySegment readSegment;
 
-    TcpEndpoint(int rank, TcpBtlModule module, List<InetSocketAddress> addresses, String hostname) {
+    TcpEndpoint(int rank, TcpBtlModule module, List<InetSocketAddress> addresses, String hostname,
+                SendQueue.ChunkPool chunks) {
         this.rank = rank;
+        this.sendQueue = new SendQueue(chunks);
         this.module = module;
         this.addresses = addresses;
         this.hostname = hostname;

@@ -265,8 +265,7 @@ public final class JmpiRun implements Callable<Integer> {
                 for (Map.Entry<Integer, List<DaemonProtocol.RankLaunch>> e : launches.entrySet()) {
                     RemoteHost host = remotes.get(e.getKey());
                     if (!host.awaitConnection(wireupTimeout)) {
-                        failures.add("the daemon of host " + host.host().name() + " did not connect back within "
-                                + wireupTimeout + " s (--wireup-timeout); the launch agent: " + host.describeAgent());
+                        failures.add(host.whyNotConnected(wireupTimeout));
                         break;
                     }
                     host.launch(bindTo == Binding.core, e.getValue());

@@ -126,9 +126,14 @@ final class RemoteHost {
         return connected.isDone();
     }
 
-    String describeAgent() {
-        return String.join(" ", agent) + " " + host.name() + (agentProcess.isAlive() ? " (still running)"
-                : " (exited with status " + agentProcess.exitValue() + ")");
+    /** Why the daemon has not connected, after {@link #awaitConnection} said so. */
+    String whyNotConnected(int seconds) {
+        String agentLine = String.join(" ", agent) + " " + host.name();
+        return agentProcess.isAlive()
+                ? "the daemon of host " + host.name() + " did not connect back within " + seconds
+                        + " s (--wireup-timeout); the launch agent " + agentLine + " still runs"
+                : "the daemon of host " + host.name() + " could not be started: the launch agent " + agentLine
+                        + " exited with status " + agentProcess.exitValue() + " (its output is above)";
     }
 
     void launch(boolean bind, List<DaemonProtocol.RankLaunch> ranks) throws IOException {
