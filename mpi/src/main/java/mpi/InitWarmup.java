@@ -41,7 +41,7 @@ final class InitWarmup {
         byte[] bytes = new byte[8];
         double[] doubles = {rank};
         double[] doubleSum = new double[1];
-        int[] ints = {rank};
+        int[] ints = new int[1];
         int[] intMax = new int[1];
         long[] longs = {rank};
         long[] longSum = new long[1];
@@ -55,7 +55,14 @@ final class InitWarmup {
                     pingPong(comm, rank < peer, peer, bytes);
                 }
                 comm.allReduce(doubles, doubleSum, 1, MPI.DOUBLE, MPI.SUM);
+                // the int allreduce also says whether some rank's time is up: a round of an
+                // oversubscribed host can take milliseconds, so waiting for the end of the
+                // batch would overshoot the budget by seconds
+                ints[0] = System.nanoTime() - deadline >= 0 ? 1 : 0;
                 comm.allReduce(ints, intMax, 1, MPI.INT, MPI.MAX);
+                if (intMax[0] == 1) {
+                    return;
+                }
                 comm.allReduce(longs, longSum, 1, MPI.LONG, MPI.SUM);
                 comm.allReduce(floats, floatSum, 1, MPI.FLOAT, MPI.SUM);
                 comm.bcast(bytes, 8, MPI.BYTE, 0);

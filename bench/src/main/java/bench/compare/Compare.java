@@ -34,7 +34,8 @@ public final class Compare implements Callable<Integer> {
     List<Benchmark> benchmarks;
 
     @Option(names = {"-t", "--transports"}, split = ",", paramLabel = "BTL", defaultValue = "sm,tcp",
-            description = "Transports: sm, tcp (default: ${DEFAULT-VALUE}).")
+            description = "Transports: sm, tcp, veth (tcp between two network namespaces as hosts, one rank"
+                    + " each; needs root; bench/netns-hosts) (default: ${DEFAULT-VALUE}).")
     List<String> transports;
 
     @Option(names = {"-n", "--np"}, defaultValue = "2", description = "Ranks of the collective benchmarks"
@@ -103,9 +104,9 @@ public final class Compare implements Callable<Integer> {
         int roundCount = rounds != null ? rounds : quick ? 3 : 5;
         Benchmark.Sizes range = parseSizes(sizes);
         for (String transport : transports) {
-            if (!transport.equals("sm") && !transport.equals("tcp")) {
+            if (!List.of("sm", "tcp", Launchers.VETH).contains(transport)) {
                 throw new CommandLine.ParameterException(new CommandLine(this), "--transports " + transport
-                        + ": the transports are sm and tcp");
+                        + ": the transports are sm, tcp and veth");
             }
         }
         if (osuDefaults && iterations != null) {
@@ -113,6 +114,18 @@ public final class Compare implements Callable<Integer> {
                     "--osu-defaults runs OSU's own iteration counts: leave out --iterations");
         }
         Launchers launchers = new Launchers(root, np);
+        if (transports.contains(Launchers.VETH)) {
+            launchers.makeVethHosts();
+        }
+        try {
+            return measure(launchers, chosen, roundCount, range);
+        } finally {
+            launchers.removeVethHosts();
+        }
+    }
+
+    private int measure(Launchers launchers, List<Benchmark> chosen, int roundCount, Benchmark.Sizes range)
+            throws Exception {
         boolean withOpenMpi = !jmcaOnly && launchers.openMpiInstalled();
         if (!withOpenMpi) {
             System.err.println("compare: " + (jmcaOnly ? "--jmca-only" : "Open MPI is not installed (apt-get install"

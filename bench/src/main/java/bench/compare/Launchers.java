@@ -13,16 +13,29 @@ import java.util.concurrent.TimeUnit;
  * MPI's mpirun, each over the chosen transport, ranks bound to cores when there are enough.
  */
 final class Launchers {
-    private static final long TIMEOUT_MINUTES = 10;
+    private static final long TIMEOUT_MINUTES = 5;
 
     private final Path root;
     private final int np;
     private final Path cPrograms;
+    private String vethSubnet;
 
     Launchers(Path root, int np) {
         this.root = root;
         this.np = np;
         this.cPrograms = root.resolve("bench/target/c");
+    }
+
+    /** Makes the two namespace hosts of {@value #VETH}; {@link #removeVethHosts()} removes them. */
+    void makeVethHosts() throws IOException, InterruptedException {
+        vethSubnet = run(List.of(root.resolve("bench/netns-hosts").toString(), "up"), "bench/netns-hosts up").strip();
+    }
+
+    void removeVethHosts() throws IOException, InterruptedException {
+        if (vethSubnet != null) {
+            run(List.of(root.resolve("bench/netns-hosts").toString(), "down"), "bench/netns-hosts down");
+            vethSubnet = null;
+        }
     }
 
     boolean openMpiInstalled() {
@@ -59,22 +72,55 @@ final class Launchers {
         return ranks(benchmark) <= Runtime.getRuntime().availableProcessors();
     }
 
+    /**
+     * {@value #VETH}: tcp between two namespace hosts (bench/netns-hosts), ranks spread over them
+     * by node and not bound (binding in each namespace would put both on core 0).
+     */
+    static final String VETH = "veth";
+
+    private String vethHosts(Benchmark benchmark) {
+        return "jmcab1:" + ranks(benchmark) + ",jmcab2:" + ranks(benchmark);
+    }
+
     String jmca(Benchmark benchmark, String transport, List<String> args) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of(root.resolve("bin/jmpirun").toString(), "-np",
                 String.valueOf(ranks(benchmark))));
-        if (bind(benchmark)) {
-            command.addAll(List.of("--bind-to", "core"));
+        if (transport.equals(VETH)) {
+            command.addAll(List.of("--host", vethHosts(benchmark), "--map-by", "node", "--mca", "plm_rsh_agent",
+                    "ip netns exec", "--mca", "btl", "self,sm,tcp", "--mca", "btl_tcp_if_include", vethSubnet));
+        } else {
+            if (bind(benchmark)) {
+                command.addAll(List.of("--bind-to", "core"));
+            }
+            command.addAll(List.of("--mca", "btl", "self," + transport));
         }
-        command.addAll(List.of("--mca", "btl", "self," + transport, "-cp",
-                root.resolve("bench/target/jmca-bench.jar").toString(), "bench." + benchmark.javaClass));
+        command.addAll(List.of("-cp", root.resolve("bench/target/jmca-bench.jar").toString(),
+                "bench." + benchmark.javaClass));
         command.addAll(args);
         return run(command, "JMCA " + benchmark.id());
     }
 
-    String openMpi(Benchmark benchmark, String transport, List<String> args) throws IOException, InterruptedException {
+    /** mpirun and its options for {@code transport}, up to the program. */
+    private List<String> mpirun(Benchmark benchmark, String transport) {
         List<String> command = new ArrayList<>(List.of("mpirun", "-np", String.valueOf(ranks(benchmark)),
-                "--mca", "pml", "ob1", "--mca", "btl", "self," + (transport.equals("sm") ? "vader" : transport)));
-        command.addAll(bind(benchmark) ? List.of("--bind-to", "core") : List.of("--oversubscribe"));
+                "--mca", "pml", "ob1"));
+        if (transport.equals(VETH)) {
+            // the namespaces have no ssh and no names in DNS: ORTE's daemons are started through
+            // bench/netns-rsh directly by mpirun, and talk over the bridge's subnet
+            command.addAll(List.of("--host", vethHosts(benchmark), "--map-by", "node", "--bind-to", "none",
+                    "--mca", "plm_rsh_agent", root.resolve("bench/netns-rsh").toString(),
+                    "--mca", "plm_rsh_no_tree_spawn", "1", "--mca", "routed", "direct",
+                    "--mca", "oob_tcp_if_include", vethSubnet, "--mca", "btl", "self,vader,tcp",
+                    "--mca", "btl_tcp_if_include", vethSubnet));
+        } else {
+            command.addAll(List.of("--mca", "btl", "self," + (transport.equals("sm") ? "vader" : transport)));
+            command.addAll(bind(benchmark) ? List.of("--bind-to", "core") : List.of("--oversubscribe"));
+        }
+        return command;
+    }
+
+    String openMpi(Benchmark benchmark, String transport, List<String> args) throws IOException, InterruptedException {
+        List<String> command = mpirun(benchmark, transport);
         command.add(cPrograms.resolve(benchmark.cProgram).toString());
         command.addAll(args);
         return run(command, "Open MPI " + benchmark.id());
@@ -104,9 +150,7 @@ final class Launchers {
     /** The same Java benchmark class under Open MPI's mpirun, on its Java bindings. */
     String openMpiJava(JavaBindings bindings, Benchmark benchmark, String transport, List<String> args)
             throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of("mpirun", "-np", String.valueOf(ranks(benchmark)),
-                "--mca", "pml", "ob1", "--mca", "btl", "self," + (transport.equals("sm") ? "vader" : transport)));
-        command.addAll(bind(benchmark) ? List.of("--bind-to", "core") : List.of("--oversubscribe"));
+        List<String> command = mpirun(benchmark, transport);
         command.addAll(bindings.java());
         command.add("bench." + benchmark.javaClass);
         command.addAll(args);
@@ -125,27 +169,45 @@ final class Launchers {
         }
     }
 
-    /** Runs a command; returns its standard output, or throws with its error output if it fails. */
+    /**
+     * Runs a command; returns its standard output, or throws with its error output if it fails
+     * twice. Once is forgiven: Open MPI's launch through bench/netns-rsh now and then hangs
+     * before any rank starts.
+     */
     private String run(List<String> command, String what) throws IOException, InterruptedException {
+        try {
+            return runOnce(command, what);
+        } catch (IllegalStateException e) {
+            System.err.println("compare: " + e.getMessage().lines().findFirst().orElse(what) + "; trying once more");
+            return runOnce(command, what);
+        }
+    }
+
+    private String runOnce(List<String> command, String what) throws IOException, InterruptedException {
         ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().put("OMPI_ALLOW_RUN_AS_ROOT", "1");
         builder.environment().put("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
         builder.environment().put("OMPI_MCA_btl_vader_single_copy_mechanism", "cma");
+        // files, not pipes: a hung job must not block the reading of its output past the timeout
+        Path output = Files.createTempFile("compare", ".out");
         Path errors = Files.createTempFile("compare", ".err");
-        builder.redirectError(errors.toFile());
+        builder.redirectOutput(output.toFile()).redirectError(errors.toFile());
         Process process = builder.start();
-        byte[] output = process.getInputStream().readAllBytes();
-        if (!process.waitFor(TIMEOUT_MINUTES, TimeUnit.MINUTES)) {
-            process.destroyForcibly();
-            throw new IllegalStateException(what + " did not finish in " + TIMEOUT_MINUTES + " minutes: "
-                    + String.join(" ", command));
+        try {
+            if (!process.waitFor(TIMEOUT_MINUTES, TimeUnit.MINUTES)) {
+                process.descendants().forEach(ProcessHandle::destroyForcibly);
+                process.destroyForcibly();
+                throw new IllegalStateException(what + " did not finish in " + TIMEOUT_MINUTES + " minutes: "
+                        + String.join(" ", command));
+            }
+            if (process.exitValue() != 0) {
+                throw new IllegalStateException(what + " failed with status " + process.exitValue() + ": "
+                        + String.join(" ", command) + "\n" + Files.readString(errors));
+            }
+            return Files.readString(output, StandardCharsets.UTF_8);
+        } finally {
+            Files.delete(output);
+            Files.delete(errors);
         }
-        String stderr = Files.readString(errors);
-        Files.delete(errors);
-        if (process.exitValue() != 0) {
-            throw new IllegalStateException(what + " failed with status " + process.exitValue() + ": "
-                    + String.join(" ", command) + "\n" + stderr);
-        }
-        return new String(output, StandardCharsets.UTF_8);
     }
 }

@@ -551,7 +551,10 @@ public final class JmpiRun implements Callable<Integer> {
     /** The daemon's command on a remote host, without its arguments: this JVM and JMCA's jars, at the same paths. */
     private List<String> daemonCommand() {
         String lib = System.getProperty("jmca.lib");
+        // The daemon only starts processes and forwards bytes: C1 alone and the serial collector
+        // start it with less work on a host whose cores its ranks are about to need.
         return List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
                 "-cp", lib != null ? Path.of(lib).resolve("*").toString() : System.getProperty("java.class.path"),
                 HostDaemon.class.getName());
     }

@@ -71,6 +71,18 @@ class LauncherTest {
     }
 
     @Test
+    void aLaunchAgentThatFailsEndsTheJobAtOnceSayingSo() {
+        long started = System.nanoTime();
+        Jmca.Result result = new Jmca(home).exec(jmpirun("-H", "nosuchhost:1", "--mca", "plm_rsh_agent", "false",
+                "-cp", Jmca.PROGRAMS.toString(), "org.jmca.tests.programs.Launching"));
+        double seconds = (System.nanoTime() - started) / 1e9;
+        assertThat(result.status()).isEqualTo(1);
+        assertThat(result.err()).contains("jmpirun: the daemon of host nosuchhost could not be started: the launch"
+                + " agent false nosuchhost exited with status 1");
+        assertThat(seconds).as("seconds to the error (the wire-up timeout is 60)").isLessThan(30);
+    }
+
+    @Test
     void usageErrorsAreExplained() {
         Jmca.Result noProgram = new Jmca(home).exec(jmpirun("-np", "2"));
         assertThat(noProgram.status()).isEqualTo(1);
