@@ -89,6 +89,8 @@ final class RemoteHost {
         }
         try (OutputStream stdin = agentProcess.getOutputStream()) {
             stdin.write((keyHex + "\n").getBytes(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            // the agent exited before reading the key: awaitConnection says so, with its status
         }
         Thread.ofPlatform().daemon().name("jmpirun-agent-" + host.name()).start(() -> {
             try (BufferedReader reader = new BufferedReader(new InputStreamReader(agentProcess.getInputStream(),
