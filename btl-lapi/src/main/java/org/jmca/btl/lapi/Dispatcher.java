@@ -486,16 +486,15 @@ final class Dispatcher {
     /** The operation's answer arrived: it is complete (or failed, which the task reports). */
     private void answered(Operation op, long status) {
         awaiting.remove(op.id);
-        awaitingCount--;
         if (status != Packet.OK) {
+            // the failure first: a fence that sees nothing outstanding must also see why
             String where = op.kind == Packet.AM ? "handler " + op.a : "address 0x" + Long.toHexString(op.a);
             task.fail("btl/lapi: task " + op.target + " refused the " + op + " from task " + self + " (" + where
                     + "): " + Packet.describe(status));
-            return;
-        }
-        if (op.completionCounter != null) {
+        } else if (op.completionCounter != null) {
             op.completionCounter.increment();
         }
+        awaitingCount--;
     }
 
     // ---- watching -----------------------------------------------------------------------------
