@@ -311,7 +311,7 @@ class LapiSemanticsTest {
             long beyond = at[0][1] + 60;
             origin.put(1, beyond, filled(arena, 16, 5), NO, null, null);
             // the target refuses only when it progresses: it probes until the origin's fence is over
-            java.util.concurrent.atomic.AtomicBoolean fenced = new java.util.concurrent.atomic.AtomicBoolean();
+            AtomicBoolean fenced = new AtomicBoolean();
             Thread prober = Thread.ofPlatform().start(() -> {
                 while (!fenced.get()) {
                     job.get(1).probe();

@@ -68,9 +68,11 @@ final class TcpBtlModule implements BtlModule {
     private final ByteBuffer head = ByteBuffer.allocateDirect(TcpWire.FRAME_HEADER + HEAD_ROOM);
     private final MemorySegment headSegment = MemorySegment.ofBuffer(head);
     private final ByteBuffer[] gather = new ByteBuffer[3];
-    /** A payload, or a header too large for the head, copied out of the Java heap. */
-    private final ByteBuffer staging;
-    private final ByteBuffer bigHeader;
+    /** A payload copied out of the Java heap, and a header too large for the head, likewise. */
+    private final ByteBuffer payloadCopy;
+    private final MemorySegment payloadCopySegment;
+    private final ByteBuffer headerCopy;
+    private final MemorySegment headerCopySegment;
     private final SendQueue.ChunkPool chunks;
     /**
      * True while progress reads: small frames sent meanwhile (the PML's answers to what arrives,
@@ -95,8 +97,10 @@ final class TcpBtlModule implements BtlModule {
         this.log = log;
         this.properties = new BtlProperties(settings.exclusivity(), 50_000, 10_000, settings.eagerLimit(),
                 settings.maxSendSize(), EnumSet.of(BtlProperties.Flag.SEND));
-        this.staging = ByteBuffer.allocateDirect(Math.toIntExact(settings.maxSendSize()));
-        this.bigHeader = ByteBuffer.allocateDirect(Math.toIntExact(settings.maxSendSize()));
+        this.payloadCopy = ByteBuffer.allocateDirect(Math.toIntExact(settings.maxSendSize()));
+        this.payloadCopySegment = MemorySegment.ofBuffer(payloadCopy);
+        this.headerCopy = ByteBuffer.allocateDirect(Math.toIntExact(settings.maxSendSize()));
+        this.headerCopySegment = MemorySegment.ofBuffer(headerCopy);
         // spare chunks for as much as one peer may queue
         this.chunks = new SendQueue.ChunkPool((int) Math.min(1024, settings.maxQueuedBytes() / SendQueue.CHUNK + 1));
         try {
@@ -183,7 +187,7 @@ final class TcpBtlModule implements BtlModule {
         head.clear().putInt((int) (1 + length)).put(tag);
         if (header.byteSize() > HEAD_ROOM) {
             // a header larger than the head buffer: it joins the payload's gather
-            return transmit((TcpEndpoint) to, direct(header, bigHeader), payload);
+            return transmit((TcpEndpoint) to, direct(header, headerCopy, headerCopySegment), payload);
         }
         MemorySegment.copy(header, 0, headSegment, head.position(), header.byteSize());
         head.position(head.position() + (int) header.byteSize());
@@ -228,7 +232,7 @@ final class TcpBtlModule implements BtlModule {
             head.position(head.position() + (int) payload.byteSize());
             body = EMPTY;
         } else {
-            body = direct(payload, staging);
+            body = direct(payload, payloadCopy, payloadCopySegment);
         }
         head.flip();
         if (endpoint.state == State.CONNECTED && endpoint.corked) {
@@ -276,16 +280,16 @@ final class TcpBtlModule implements BtlModule {
     }
 
     /**
-     * {@code data} as a direct buffer: a view of native memory, else a copy in {@code spare}
-     * (NIO would copy the Java array into a temporary direct buffer anyway, and cannot view
-     * arrays other than byte[]).
+     * {@code data} as a direct buffer: a view of native memory, else a copy in {@code copy}
+     * ({@code copyMemory} is all of it; NIO would copy a Java array into a temporary direct
+     * buffer anyway, and cannot view arrays other than byte[]).
      */
-    private static ByteBuffer direct(MemorySegment data, ByteBuffer spare) {
+    private static ByteBuffer direct(MemorySegment data, ByteBuffer copy, MemorySegment copyMemory) {
         if (data.isNative()) {
             return data.asByteBuffer();
         }
-        MemorySegment.copy(data, 0, MemorySegment.ofBuffer(spare.clear()), 0, data.byteSize());
-        return spare.limit((int) data.byteSize());
+        MemorySegment.copy(data, 0, copyMemory, 0, data.byteSize());
+        return copy.clear().limit((int) data.byteSize());
     }
 
     /** Copies what is left of the frame into the endpoint's queue. */

@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -18,7 +19,7 @@ import java.util.concurrent.TimeUnit;
  * job fails.
  */
 final class RankProcesses {
-    private final Map<Integer, Process> processes = new java.util.TreeMap<>();
+    private final Map<Integer, Process> processes = new TreeMap<>();
     private final List<Thread> forwarders = new ArrayList<>();
     private final RankOutput output;
 

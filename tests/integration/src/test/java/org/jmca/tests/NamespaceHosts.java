@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Hosts for tests on one machine: network namespaces, each joined by a veth pair to a bridge in
@@ -15,7 +16,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class NamespaceHosts implements AutoCloseable {
     private static final String PREFIX = "jmcat";
-    private static final java.util.concurrent.atomic.AtomicInteger MADE = new java.util.concurrent.atomic.AtomicInteger();
+    private static final AtomicInteger MADE = new AtomicInteger();
 
     private final String tag;
     private final String bridge;
