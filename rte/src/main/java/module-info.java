@@ -2,6 +2,7 @@
 module org.jmca.rte {
     requires org.jmca.config;
     requires info.picocli;
+    requires jdk.unsupported;
 
     exports org.jmca.rte;
     exports org.jmca.rte.launcher;

@@ -20,6 +20,7 @@ import org.jmca.rte.WireUpProtocol;
  * daemon  → jmpirun  OUTPUT   rank, stream (1 stdout, 2 stderr), length, bytes of one line
  * daemon  → jmpirun  EXITED   rank, status (128 + signal when killed)
  * daemon  → jmpirun  FAILED   rank, message                   the rank could not start
+ * jmpirun → daemon   SIGNAL   name (USR1, USR2)                 the signal, to each of its ranks
  * jmpirun → daemon   STOP     grace in milliseconds            SIGTERM, then SIGKILL after the grace
  * daemon  → jmpirun  BYE                                      its ranks are gone, its session directory too
  * </pre>
@@ -33,6 +34,7 @@ final class DaemonProtocol {
     static final byte FAILED = 5;
     static final byte STOP = 6;
     static final byte BYE = 7;
+    static final byte SIGNAL = 8;
 
     /** One rank a daemon starts. */
     record RankLaunch(int rank, int localRank, List<String> command, Map<String, String> environment) {

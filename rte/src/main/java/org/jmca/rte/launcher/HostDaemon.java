@@ -93,6 +93,7 @@ public final class HostDaemon {
                 byte type = in.readByte();
                 switch (type) {
                     case DaemonProtocol.LAUNCH -> launch(in.readBoolean(), DaemonProtocol.readLaunch(in));
+                    case DaemonProtocol.SIGNAL -> signal(in.readUTF());
                     case DaemonProtocol.STOP -> {
                         stop(in.readInt());
                         send(o -> o.writeByte(DaemonProtocol.BYE));
@@ -202,6 +203,11 @@ public final class HostDaemon {
                 // jmpirun is gone; serve() notices and stops the ranks
             }
         }
+    }
+
+    /** Passes a signal jmpirun got on to every rank still running here. */
+    private void signal(String name) {
+        ranks.stream().filter(Process::isAlive).forEach(p -> ForwardedSignals.send(p.pid(), name));
     }
 
     /** SIGTERM to every rank, SIGKILL after {@code graceMillis}. */

@@ -235,6 +235,10 @@ public final class JmpiRun implements Callable<Integer> {
                 stopHosts(remotes, 2000);
                 session.remove();
             };
+            ForwardedSignals.install(name -> {
+                ranks.signal(name);
+                remotes.stream().filter(Objects::nonNull).forEach(host -> host.signal(name));
+            });
             Thread stopOnSignal = new Thread(stopEverything, "jmpirun-shutdown");
             Runtime.getRuntime().addShutdownHook(stopOnSignal);
             try (JobServer server = new JobServer(size, keyHex, wireupTimeout, anyRemote, events, err::println);
@@ -554,7 +558,7 @@ public final class JmpiRun implements Callable<Integer> {
         // The daemon only starts processes and forwards bytes: C1 alone and the serial collector
         // start it with less work on a host whose cores its ranks are about to need.
         return List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "--enable-native-access=ALL-UNNAMED",
                 "-cp", lib != null ? Path.of(lib).resolve("*").toString() : System.getProperty("java.class.path"),
                 HostDaemon.class.getName());
     }

@@ -28,7 +28,7 @@ final class RankProcesses {
     }
 
     /** Starts rank {@code rank} with the command and the extra environment. */
-    Process start(int rank, List<String> command, Map<String, String> environment) throws IOException {
+    synchronized Process start(int rank, List<String> command, Map<String, String> environment) throws IOException {
         ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().putAll(environment);
         if (rank != 0) {
@@ -74,6 +74,11 @@ final class RankProcesses {
         }, "jmpirun-stdin");
         copier.setDaemon(true);
         copier.start();
+    }
+
+    /** Sends signal {@code name} (one of {@link ForwardedSignals#NAMES}) to every rank still running. */
+    synchronized void signal(String name) {
+        processes.values().stream().filter(Process::isAlive).forEach(p -> ForwardedSignals.send(p.pid(), name));
     }
 
     /** Stops every rank still running: SIGTERM, then SIGKILL after {@code graceMillis}. */

@@ -186,6 +186,22 @@ final class RemoteHost {
         return String.join(", ", new TreeMap<>(pids).keySet().stream().map(String::valueOf).toList());
     }
 
+    /** Has the daemon send signal {@code name} to the host's ranks (nothing if it is not connected). */
+    void signal(String name) {
+        if (out == null || stopping) {
+            return;
+        }
+        try {
+            synchronized (this) {
+                out.writeByte(DaemonProtocol.SIGNAL);
+                out.writeUTF(name);
+                out.flush();
+            }
+        } catch (IOException e) {
+            // the daemon is gone: its loss is reported by the reader
+        }
+    }
+
     /**
      * Stops the host's ranks (SIGTERM, SIGKILL after the grace) and its daemon; when the daemon does
      * not answer, removes the host's session directory through the agent.

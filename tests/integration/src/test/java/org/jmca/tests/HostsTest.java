@@ -127,6 +127,20 @@ class HostsTest {
     }
 
     @Test
+    void sigusr1AndSigusr2ReachTheRanksOfEveryHost() throws Exception {
+        Path done = home.resolve("done");
+        List<String> command = new ArrayList<>(List.of(Jmca.ROOT.resolve("bin/jmpirun").toString()));
+        command.addAll(across());
+        command.addAll(List.of("-cp", Jmca.PROGRAMS.toString(), "org.jmca.tests.programs.Failing", "signals",
+                done.toString()));
+        try (LiveJob job = new LiveJob(new Jmca(home).start(command))) {
+            LauncherTest.assertSignalsReachEveryRank(job, 6);
+            Files.createFile(done);
+            assertThat(job.waitFor(60)).as(String.join("\n", job.err)).isZero();
+        }
+    }
+
+    @Test
     void killingARankOnARemoteHostEndsTheJobWithinSecondsNamingRankAndHostAndLeavesNothing() throws Exception {
         Set<String> before = jobFiles();
         try (LiveJob job = startWaiting(home.resolve("never"))) {

@@ -35,6 +35,28 @@ class LauncherTest {
     }
 
     @Test
+    void sigusr1AndSigusr2ReachEveryRankAndTheJobGoesOn() throws Exception {
+        Path done = home.resolve("done");
+        try (LiveJob job = new LiveJob(new Jmca(home).start(jmpirun("-np", "3", "-cp", Jmca.PROGRAMS.toString(),
+                "org.jmca.tests.programs.Failing", "signals", done.toString())))) {
+            assertSignalsReachEveryRank(job, 3);
+            Files.createFile(done);
+            assertThat(job.waitFor(60)).as(String.join("\n", job.err)).isZero();
+        }
+    }
+
+    /** Sends SIGUSR1, then SIGUSR2, to jmpirun and waits until each of the {@code size} ranks printed that it got them. */
+    static void assertSignalsReachEveryRank(LiveJob job, int size) throws IOException, InterruptedException {
+        LiveJob.await(job.out, l -> l.matches("rank \\d+ pid \\d+"), size, "pids");
+        for (String signal : List.of("USR1", "USR2")) {
+            Process kill = new ProcessBuilder("kill", "-s", signal, String.valueOf(job.process.pid())).inheritIO().start();
+            assertThat(kill.waitFor()).isZero();
+            LiveJob.await(job.out, l -> l.matches("rank \\d+ got SIG" + signal), size, "SIG" + signal + " at every rank");
+        }
+        assertThat(job.process.isAlive()).as("the job goes on after the signals").isTrue();
+    }
+
+    @Test
     void aRankThatNeverReachesTheExchangeEndsTheJobAfterTheTimeout() {
         long start = System.nanoTime();
         Jmca.Result result = new Jmca(home).exec(jmpirun("-np", "3", "--wireup-timeout", "2", "-cp",

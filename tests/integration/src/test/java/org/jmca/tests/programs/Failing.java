@@ -10,6 +10,7 @@ import mpi.MPI;
  * FILE exists (so a test can kill one or talk to its sockets), then all finalize.
  * {@code stream}: every rank prints its pid and then sends 1 MiB messages round the ring forever.
  * {@code abort R}: rank R calls abort(3). {@code nofinalize}: rank 1 returns without Finalize.
+ * {@code signals FILE}: as {@code wait}, and every rank prints a line for each SIGUSR1 and SIGUSR2 it gets.
  */
 public final class Failing {
     private Failing() {
@@ -37,7 +38,13 @@ public final class Failing {
                 }
                 MPI.COMM_WORLD.recv(new int[1], 1, MPI.INT, MPI.ANY_SOURCE, 0);
             }
-            case "wait" -> {
+            case "wait", "signals" -> {
+                if (args[0].equals("signals")) {
+                    for (String name : new String[] {"USR1", "USR2"}) {
+                        sun.misc.Signal.handle(new sun.misc.Signal(name),
+                                signal -> System.out.println("rank " + rank + " got SIG" + name));
+                    }
+                }
                 System.out.println("rank " + rank + " pid " + ProcessHandle.current().pid());
                 Path file = Path.of(args[1]);
                 while (!Files.exists(file)) {

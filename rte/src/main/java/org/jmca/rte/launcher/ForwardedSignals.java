@@ -1,0 +1,45 @@
+package org.jmca.rte.launcher;
+
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.util.List;
+import java.util.function.Consumer;
+import sun.misc.Signal;
+
+/**
+ * The signals jmpirun passes on to every rank of its job, wherever the rank runs: SIGUSR1 and
+ * SIGUSR2, as Open MPI's mpirun does by default (its other forwarded signals stop or wake a job,
+ * which jmpirun does not do). SIGINT and SIGTERM are not passed on: they stop the job.
+ */
+final class ForwardedSignals {
+    /** Signal names as {@code kill -s} takes them. */
+    static final List<String> NAMES = List.of("USR1", "USR2");
+
+    private static final MethodHandle KILL = Linker.nativeLinker().downcallHandle(
+            Linker.nativeLinker().defaultLookup().findOrThrow("kill"),
+            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
+
+    private ForwardedSignals() {
+    }
+
+    /** Calls {@code forward} with the signal's name whenever this process gets one of them. */
+    static void install(Consumer<String> forward) {
+        for (String name : NAMES) {
+            Signal.handle(new Signal(name), signal -> forward.accept(name));
+        }
+    }
+
+    /** Sends signal {@code name} to process {@code pid}; false if the process is gone. */
+    static boolean send(long pid, String name) {
+        if (!NAMES.contains(name)) {
+            throw new IllegalArgumentException("SIG" + name + " is not a signal jmpirun forwards");
+        }
+        try {
+            return (int) KILL.invokeExact((int) pid, new Signal(name).getNumber()) == 0;
+        } catch (Throwable e) {
+            throw new IllegalStateException("kill(" + pid + ", SIG" + name + ") failed", e);
+        }
+    }
+}
