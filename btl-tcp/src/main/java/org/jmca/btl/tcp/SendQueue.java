@@ -46,6 +46,8 @@ final class SendQueue {
     private final ArrayDeque<ByteBuffer> chunks = new ArrayDeque<>();
     private final ByteBuffer[] gather = new ByteBuffer[GATHER];
     private long bytes;
+    private long appendedBytes;
+    private long writes;
 
     SendQueue(ChunkPool pool) {
         this.pool = pool;
@@ -57,6 +59,16 @@ final class SendQueue {
 
     long bytes() {
         return bytes;
+    }
+
+    /** Bytes ever copied into this queue. */
+    long appendedBytes() {
+        return appendedBytes;
+    }
+
+    /** Writes this queue ever made. */
+    long writes() {
+        return writes;
     }
 
     /** Copies the remaining bytes of {@code source} to the end of the queue. */
@@ -73,6 +85,7 @@ final class SendQueue {
             tail.put(at, source, source.position(), n);
             source.position(source.position() + n);
             bytes += n;
+            appendedBytes += n;
         }
     }
 
@@ -87,6 +100,7 @@ final class SendQueue {
                 }
             }
             long written = channel.write(gather, 0, count);
+            writes++;
             bytes -= written;
             while (!chunks.isEmpty() && !chunks.peekFirst().hasRemaining()) {
                 pool.give(chunks.pollFirst());

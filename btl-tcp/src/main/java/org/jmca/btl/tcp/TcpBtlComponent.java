@@ -2,6 +2,7 @@ package org.jmca.btl.tcp;
 
 import java.util.List;
 import org.jmca.mca.Availability;
+import org.jmca.mca.Counter;
 import org.jmca.mca.McaException;
 import org.jmca.mca.btl.BtlComponent;
 import org.jmca.mca.btl.BtlEnvironment;
@@ -33,6 +34,11 @@ public final class TcpBtlComponent implements BtlComponent {
     @Override
     public int defaultPriority() {
         return 0;
+    }
+
+    @Override
+    public List<Counter> counters() {
+        return TcpBtlModule.COUNTERS;
     }
 
     @Override

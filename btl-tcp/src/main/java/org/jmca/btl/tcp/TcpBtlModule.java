@@ -20,7 +20,10 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.ToLongFunction;
 import org.jmca.btl.tcp.TcpEndpoint.State;
+import org.jmca.mca.Counter;
+import org.jmca.mca.PerformanceVariable;
 import org.jmca.mca.btl.BtlEndpoint;
 import org.jmca.mca.btl.BtlModule;
 import org.jmca.mca.btl.BtlProperties;
@@ -39,6 +42,12 @@ import org.jmca.mca.btl.PeerFailureException;
  */
 final class TcpBtlModule implements BtlModule {
     static final String ADDRESSES_KEY = "tcp.addresses";
+    static final Counter READS = new Counter("btl_tcp_reads", "reads from connections that returned bytes");
+    static final Counter BYTES_READ = new Counter("btl_tcp_bytes_read", "bytes read from connections");
+    static final Counter WRITES = new Counter("btl_tcp_writes", "writes to connections");
+    static final Counter BYTES_QUEUED = new Counter("btl_tcp_bytes_queued",
+            "bytes copied into send queues because the socket was full or the connection not yet made");
+    static final List<Counter> COUNTERS = List.of(READS, BYTES_READ, WRITES, BYTES_QUEUED);
     /**
      * Bytes of header and payload copied into a frame's head, which then goes in one write;
      * a larger payload goes from the caller's memory in a gathering write.
@@ -87,6 +96,10 @@ final class TcpBtlModule implements BtlModule {
     private BtlReceiver receiver;
     private int connecting;
     private boolean finalizing;
+    private long reads;
+    private long bytesRead;
+    /** Writes straight from the caller's memory; those of the send queues are counted there. */
+    private long directWrites;
 
     TcpBtlModule(int rank, String hostname, byte[] jobKey, List<TcpInterfaces.Address> addresses,
                  TcpSettings settings, Consumer<String> log) {
@@ -251,6 +264,7 @@ final class TcpBtlModule implements BtlModule {
                 return true;
             }
             try {
+                directWrites++;
                 if (bigHeader == null && !body.hasRemaining()) {
                     endpoint.channel.write(head);
                 } else {
@@ -522,6 +536,10 @@ final class TcpBtlModule implements BtlModule {
         } catch (IOException e) {
             throw lost(endpoint, e.getMessage());
         }
+        if (n > 0) {
+            reads++;
+            bytesRead += n;
+        }
         int frames = 0;
         int end = buffer.position();
         int at = endpoint.readStart;
@@ -604,6 +622,23 @@ final class TcpBtlModule implements BtlModule {
                 }
             }
         }
+    }
+
+    @Override
+    public List<PerformanceVariable> performanceVariables() {
+        return List.of(READS.readBy(() -> reads), BYTES_READ.readBy(() -> bytesRead),
+                WRITES.readBy(() -> directWrites + sumOverQueues(SendQueue::writes)),
+                BYTES_QUEUED.readBy(() -> sumOverQueues(SendQueue::appendedBytes)));
+    }
+
+    private long sumOverQueues(ToLongFunction<SendQueue> counter) {
+        long sum = 0;
+        for (TcpEndpoint endpoint : endpoints) {
+            if (endpoint != null) {
+                sum += counter.applyAsLong(endpoint.sendQueue);
+            }
+        }
+        return sum;
     }
 
     @Override

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BooleanSupplier;
+import org.jmca.mca.Counter;
 import org.jmca.mca.btl.BtlEndpoint;
 import org.jmca.mca.btl.Peer;
 import org.jmca.mca.btl.PeerFailureException;
@@ -73,6 +74,29 @@ class TcpBtlModuleTest {
         assertThat(oneToZero.state).isEqualTo(TcpEndpoint.State.CONNECTED);
         assertThat(zeroToOne.outgoing).isNull();
         assertThat(oneToZero.outgoing).isNull();
+    }
+
+    @Test
+    void theCountersSayWhatCrossedTheConnection() {
+        open(2);
+        int frames = 5;
+        int payload = 10_000;
+        for (int i = 0; i < frames; i++) {
+            // sent before the connection exists: queued, then written
+            assertThat(modules.get(0).send(endpoints.get(0).get(1), (byte) 1, bytes(4), bytes(payload))).isTrue();
+        }
+        progressUntil(() -> received[1] == frames);
+        long frameBytes = (long) frames * (TcpWire.FRAME_HEADER + 4 + payload);
+        assertThat(counter(1, TcpBtlModule.BYTES_READ)).isEqualTo(frameBytes);
+        assertThat(counter(1, TcpBtlModule.READS)).isBetween(1L, frameBytes);
+        assertThat(counter(0, TcpBtlModule.BYTES_QUEUED)).isEqualTo(frameBytes);
+        assertThat(counter(0, TcpBtlModule.WRITES)).isPositive();
+        assertThat(counter(0, TcpBtlModule.BYTES_READ)).isZero();
+    }
+
+    private long counter(int rank, Counter counter) {
+        return modules.get(rank).performanceVariables().stream().filter(v -> v.name().equals(counter.name()))
+                .findFirst().orElseThrow().read();
     }
 
     @Test
