@@ -22,6 +22,14 @@ import java.nio.file.Path;
 final class InitWarmup {
     /** Calls of each kind between two looks at the compiler. */
     private static final int ROUNDS = 100;
+    /**
+     * Sizes of the ping-pong with a neighbour, in turn. The copy of a small payload branches on
+     * its size: with 8 bytes alone, an application's first 1-byte and then 2-byte messages took
+     * branches the JIT had compiled out, and the compiled send and receive paths were thrown away
+     * and compiled again during them (JFR: osu_latency's 1 and 2 B over tcp ran at 2x the
+     * latency of 8 B).
+     */
+    private static final int[] PING_PONG_SIZES = {1, 2, 4, 8, 16, 64, 1024, 8192};
 
     private InitWarmup() {
     }
@@ -38,7 +46,7 @@ final class InitWarmup {
     private static void warmUp(Intracomm comm, int rank, int size, long budgetMillis) throws MPIException {
         long deadline = System.nanoTime() + budgetMillis * 1_000_000;
         int peer = rank ^ 1;
-        byte[] bytes = new byte[8];
+        byte[] bytes = new byte[PING_PONG_SIZES[PING_PONG_SIZES.length - 1]];
         double[] doubles = {rank};
         double[] doubleSum = new double[1];
         int[] ints = new int[1];
@@ -52,7 +60,7 @@ final class InitWarmup {
         while (quiet < 2) {
             for (int i = 0; i < ROUNDS; i++) {
                 if (peer < size) {
-                    pingPong(comm, rank < peer, peer, bytes);
+                    pingPong(comm, rank < peer, peer, bytes, PING_PONG_SIZES[i % PING_PONG_SIZES.length]);
                 }
                 comm.allReduce(doubles, doubleSum, 1, MPI.DOUBLE, MPI.SUM);
                 // the int allreduce also says whether some rank's time is up: a round of an
@@ -78,13 +86,14 @@ final class InitWarmup {
         }
     }
 
-    private static void pingPong(Intracomm comm, boolean first, int peer, byte[] bytes) throws MPIException {
+    private static void pingPong(Intracomm comm, boolean first, int peer, byte[] bytes, int count)
+            throws MPIException {
         if (first) {
-            comm.send(bytes, 8, MPI.BYTE, peer, 0);
-            comm.recv(bytes, 8, MPI.BYTE, peer, 0);
+            comm.send(bytes, count, MPI.BYTE, peer, 0);
+            comm.recv(bytes, count, MPI.BYTE, peer, 0);
         } else {
-            comm.recv(bytes, 8, MPI.BYTE, peer, 0);
-            comm.send(bytes, 8, MPI.BYTE, peer, 0);
+            comm.recv(bytes, count, MPI.BYTE, peer, 0);
+            comm.send(bytes, count, MPI.BYTE, peer, 0);
         }
     }
 

@@ -195,7 +195,7 @@ public final class McaFrameworks implements AutoCloseable {
     }
 
     private static final ParameterSpec<Integer> WARMUP_MS = ParameterSpec.builder(WARMUP_MS_NAME, ParamType.INT, 2000)
-            .help("MPI.Init runs the common calls (an 8-byte ping-pong with a neighbour, allreduce of one double, float,"
+            .help("MPI.Init runs the common calls (a ping-pong of 1 B to 8 KiB with a neighbour, allreduce of one double, float,"
                     + " int and long, an 8-byte bcast, barrier) on MPI_COMM_WORLD until no rank's JIT compiler is"
                     + " busy any more, for at most this many milliseconds, so that the application's first calls"
                     + " run compiled code: without it the first thousands of calls were 15-380x slower than Open MPI's. 0 turns it"
