@@ -111,11 +111,4 @@ final class SendQueue {
         }
         return true;
     }
-
-    /** Returns the chunks to the pool (the connection is gone). */
-    void clear() {
-        chunks.forEach(pool::give);
-        chunks.clear();
-        bytes = 0;
-    }
 }

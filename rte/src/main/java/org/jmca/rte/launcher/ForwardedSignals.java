@@ -4,6 +4,7 @@ import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
+import java.util.Collection;
 import java.util.List;
 import java.util.function.Consumer;
 import sun.misc.Signal;
@@ -31,15 +32,25 @@ final class ForwardedSignals {
         }
     }
 
-    /** Sends signal {@code name} to process {@code pid}; false if the process is gone. */
-    static boolean send(long pid, String name) {
+    /** Sends signal {@code name} (one of {@link #NAMES}) to each of {@code processes} still running. */
+    static void send(Collection<Process> processes, String name) {
         if (!NAMES.contains(name)) {
             throw new IllegalArgumentException("SIG" + name + " is not a signal jmpirun forwards");
         }
+        int signal = new Signal(name).getNumber();
+        for (Process process : processes) {
+            if (process.isAlive()) {
+                kill(process.pid(), signal);
+            }
+        }
+    }
+
+    /** kill(2); a process that ended meanwhile (ESRCH) is not an error worth reporting. */
+    private static void kill(long pid, int signal) {
         try {
-            return (int) KILL.invokeExact((int) pid, new Signal(name).getNumber()) == 0;
+            int ignored = (int) KILL.invokeExact((int) pid, signal);
         } catch (Throwable e) {
-            throw new IllegalStateException("kill(" + pid + ", SIG" + name + ") failed", e);
+            throw new IllegalStateException("kill(" + pid + ", " + signal + ") failed", e);
         }
     }
 }

@@ -207,7 +207,7 @@ public final class HostDaemon {
 
     /** Passes a signal jmpirun got on to every rank still running here. */
     private void signal(String name) {
-        ranks.stream().filter(Process::isAlive).forEach(p -> ForwardedSignals.send(p.pid(), name));
+        ForwardedSignals.send(ranks, name);
     }
 
     /** SIGTERM to every rank, SIGKILL after {@code graceMillis}. */

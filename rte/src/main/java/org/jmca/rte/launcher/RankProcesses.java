@@ -78,7 +78,7 @@ final class RankProcesses {
 
     /** Sends signal {@code name} (one of {@link ForwardedSignals#NAMES}) to every rank still running. */
     synchronized void signal(String name) {
-        processes.values().stream().filter(Process::isAlive).forEach(p -> ForwardedSignals.send(p.pid(), name));
+        ForwardedSignals.send(processes.values(), name);
     }
 
     /** Stops every rank still running: SIGTERM, then SIGKILL after {@code graceMillis}. */

@@ -118,22 +118,19 @@ class HostsTest {
         assertThat(allowed.outLines()).hasSize(7);
     }
 
-    private LiveJob startWaiting(Path never) throws IOException {
+    /** Starts {@code Failing MODE FILE} across the hosts: its ranks wait until FILE exists. */
+    private LiveJob startWaiting(String mode, Path file) throws IOException {
         List<String> command = new ArrayList<>(List.of(Jmca.ROOT.resolve("bin/jmpirun").toString()));
         command.addAll(across());
-        command.addAll(List.of("-cp", Jmca.PROGRAMS.toString(), "org.jmca.tests.programs.Failing", "wait",
-                never.toString()));
+        command.addAll(List.of("-cp", Jmca.PROGRAMS.toString(), "org.jmca.tests.programs.Failing", mode,
+                file.toString()));
         return new LiveJob(new Jmca(home).start(command));
     }
 
     @Test
     void sigusr1AndSigusr2ReachTheRanksOfEveryHost() throws Exception {
         Path done = home.resolve("done");
-        List<String> command = new ArrayList<>(List.of(Jmca.ROOT.resolve("bin/jmpirun").toString()));
-        command.addAll(across());
-        command.addAll(List.of("-cp", Jmca.PROGRAMS.toString(), "org.jmca.tests.programs.Failing", "signals",
-                done.toString()));
-        try (LiveJob job = new LiveJob(new Jmca(home).start(command))) {
+        try (LiveJob job = startWaiting("signals", done)) {
             LauncherTest.assertSignalsReachEveryRank(job, 6);
             Files.createFile(done);
             assertThat(job.waitFor(60)).as(String.join("\n", job.err)).isZero();
@@ -143,7 +140,7 @@ class HostsTest {
     @Test
     void killingARankOnARemoteHostEndsTheJobWithinSecondsNamingRankAndHostAndLeavesNothing() throws Exception {
         Set<String> before = jobFiles();
-        try (LiveJob job = startWaiting(home.resolve("never"))) {
+        try (LiveJob job = startWaiting("wait", home.resolve("never"))) {
             List<String> pids = LiveJob.await(job.out, l -> l.matches("rank \\d pid \\d+"), 6, "pids");
             long victim = pids.stream().filter(l -> l.startsWith("rank 3 ")).map(l -> Long.parseLong(l.split(" ")[3]))
                     .findFirst().orElseThrow();
@@ -162,7 +159,7 @@ class HostsTest {
     @Test
     void killingARemoteDaemonEndsTheJobWithinSecondsNamingTheHostAndLeavesNothing() throws Exception {
         Set<String> before = jobFiles();
-        try (LiveJob job = startWaiting(home.resolve("never"))) {
+        try (LiveJob job = startWaiting("wait", home.resolve("never"))) {
             LiveJob.await(job.out, l -> l.matches("rank \\d pid \\d+"), 6, "pids");
             ProcessHandle daemon = ProcessHandle.allProcesses().filter(p -> p.info().commandLine()
                     .map(c -> c.contains("HostDaemon") && c.contains(".host1")).orElse(false)).findFirst().orElseThrow();

@@ -3,6 +3,7 @@ package org.jmca.tests.programs;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import mpi.MPI;
+import sun.misc.Signal;
 
 /**
  * Programs that fail on purpose. {@code throw R}: rank R throws after Init while the others
@@ -41,7 +42,7 @@ public final class Failing {
             case "wait", "signals" -> {
                 if (args[0].equals("signals")) {
                     for (String name : new String[] {"USR1", "USR2"}) {
-                        sun.misc.Signal.handle(new sun.misc.Signal(name),
+                        Signal.handle(new Signal(name),
                                 signal -> System.out.println("rank " + rank + " got SIG" + name));
                     }
                 }
