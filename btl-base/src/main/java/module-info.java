@@ -1,4 +1,4 @@
-/** What several BTLs share: shared-memory rings, cross-memory copies, registration caches. */
+/** What several components share: shared-memory rings, cross-memory copies, registration caches, the choice of network addresses. */
 module org.jmca.btl.base {
     requires org.jmca.mca;
 

@@ -1,6 +1,7 @@
 package org.jmca.btl.tcp;
 
 import java.util.List;
+import org.jmca.btl.base.NetworkAddresses;
 import org.jmca.mca.Availability;
 import org.jmca.mca.Counter;
 import org.jmca.mca.McaException;
@@ -80,15 +81,15 @@ public final class TcpBtlComponent implements BtlComponent {
 
     @Override
     public Availability probe() {
-        List<TcpInterfaces.Address> selected = selectedAddresses();
+        List<NetworkAddresses.Address> selected = selectedAddresses();
         return selected.isEmpty()
                 ? Availability.unavailable("no IPv4 network interface is up and selected by btl_tcp_if_include/exclude")
                 : Availability.AVAILABLE;
     }
 
-    private List<TcpInterfaces.Address> selectedAddresses() {
-        return TcpInterfaces.select(TcpInterfaces.all(), include.get(), include.source().toString(), exclude.get(),
-                exclude.source().toString());
+    private List<NetworkAddresses.Address> selectedAddresses() {
+        return NetworkAddresses.select(NetworkAddresses.all(), "btl_tcp_if", include.get(), include.source().toString(),
+                exclude.get(), exclude.source().toString());
     }
 
     @Override

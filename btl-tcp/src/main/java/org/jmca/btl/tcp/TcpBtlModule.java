@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.ToLongFunction;
 import org.jmca.btl.tcp.TcpEndpoint.State;
+import org.jmca.btl.base.NetworkAddresses;
 import org.jmca.mca.Counter;
 import org.jmca.mca.PerformanceVariable;
 import org.jmca.mca.btl.BtlEndpoint;
@@ -101,7 +102,7 @@ final class TcpBtlModule implements BtlModule {
     /** Writes straight from the caller's memory; those of the send queues are counted there. */
     private long directWrites;
 
-    TcpBtlModule(int rank, String hostname, byte[] jobKey, List<TcpInterfaces.Address> addresses,
+    TcpBtlModule(int rank, String hostname, byte[] jobKey, List<NetworkAddresses.Address> addresses,
                  TcpSettings settings, Consumer<String> log) {
         this.rank = rank;
         this.hostname = hostname;
@@ -118,7 +119,7 @@ final class TcpBtlModule implements BtlModule {
         this.chunks = new SendQueue.ChunkPool((int) Math.min(1024, settings.maxQueuedBytes() / SendQueue.CHUNK + 1));
         try {
             this.selector = Selector.open();
-            for (TcpInterfaces.Address address : addresses) {
+            for (NetworkAddresses.Address address : addresses) {
                 ServerSocketChannel server = ServerSocketChannel.open();
                 server.bind(new InetSocketAddress(address.address(), 0), 64);
                 server.configureBlocking(false);
@@ -126,7 +127,7 @@ final class TcpBtlModule implements BtlModule {
                 listening.add((InetSocketAddress) server.getLocalAddress());
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("btl/tcp: cannot listen on " + TcpInterfaces.describe(addresses), e);
+            throw new UncheckedIOException("btl/tcp: cannot listen on " + NetworkAddresses.describe(addresses), e);
         }
     }
 

@@ -2,6 +2,7 @@ package org.jmca.btl.tcp;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.jmca.btl.base.NetworkAddresses;
 import org.jmca.mca.contract.BtlContractTest;
 import org.jmca.mca.btl.BtlModule;
 
@@ -12,8 +13,8 @@ class TcpBtlContractTest extends BtlContractTest {
         return new TcpSettings(4096, 16 * 1024, 64 * 1024, 10_000_000_000L, 100);
     }
 
-    static List<TcpInterfaces.Address> loopback() {
-        return TcpInterfaces.select(TcpInterfaces.all(), List.of("lo"), "test", List.of(), "test");
+    static List<NetworkAddresses.Address> loopback() {
+        return NetworkAddresses.select(NetworkAddresses.all(), "btl_tcp_if", List.of("lo"), "test", List.of(), "test");
     }
 
     @Override

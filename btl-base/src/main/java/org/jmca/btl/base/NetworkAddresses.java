@@ -1,4 +1,4 @@
-package org.jmca.btl.tcp;
+package org.jmca.btl.base;
 
 import java.net.Inet4Address;
 import java.net.InetAddress;
@@ -12,24 +12,24 @@ import java.util.List;
 import org.jmca.mca.McaException;
 
 /**
- * Which IPv4 addresses btl/tcp listens on, from {@code btl_tcp_if_include} or
- * {@code btl_tcp_if_exclude}: each entry an interface name ({@code eth0}) or a subnet in CIDR form
- * ({@code 10.0.0.0/8}). Only interfaces that are up count.
+ * The IPv4 addresses a component uses, from an include or an exclude list ({@code btl_tcp_if_include},
+ * {@code coll_mcast_if_include}): each entry an interface name ({@code eth0}) or a subnet in CIDR
+ * form ({@code 10.0.0.0/8}). Only interfaces that are up count.
  */
-final class TcpInterfaces {
+public final class NetworkAddresses {
 
     /** One usable address: its interface and whether it is a loopback address. */
-    record Address(String interfaceName, InetAddress address) {
-        boolean loopback() {
+    public record Address(String interfaceName, InetAddress address) {
+        public boolean loopback() {
             return address.isLoopbackAddress();
         }
     }
 
-    private TcpInterfaces() {
+    private NetworkAddresses() {
     }
 
     /** Every IPv4 address of every interface that is up. */
-    static List<Address> all() {
+    public static List<Address> all() {
         List<Address> result = new ArrayList<>();
         try {
             for (NetworkInterface nic : Collections.list(NetworkInterface.getNetworkInterfaces())) {
@@ -43,7 +43,7 @@ final class TcpInterfaces {
                 }
             }
         } catch (SocketException e) {
-            throw new McaException("btl/tcp: cannot list network interfaces: " + e.getMessage(), e);
+            throw new McaException("cannot list network interfaces: " + e.getMessage(), e);
         }
         return result;
     }
@@ -51,19 +51,21 @@ final class TcpInterfaces {
     /**
      * The addresses the lists select.
      *
+     * @param parameter the lists' parameter names without their ending: {@code btl_tcp_if}
+     *
      * @throws McaException when both lists are set, or an entry matches nothing, naming the entry and what exists
      */
-    static List<Address> select(List<Address> available, List<String> include, String includeSource,
+    public static List<Address> select(List<Address> available, String parameter, List<String> include, String includeSource,
                                 List<String> exclude, String excludeSource) {
         if (!include.isEmpty() && !exclude.isEmpty()) {
-            throw new McaException("btl_tcp_if_include=" + String.join(",", include) + " (" + includeSource
-                    + ") and btl_tcp_if_exclude=" + String.join(",", exclude) + " (" + excludeSource
+            throw new McaException(parameter + "_include=" + String.join(",", include) + " (" + includeSource
+                    + ") and " + parameter + "_exclude=" + String.join(",", exclude) + " (" + excludeSource
                     + ") are both set; set only one");
         }
         List<String> entries = include.isEmpty() ? exclude : include;
         for (String entry : entries) {
             if (available.stream().noneMatch(a -> matches(entry, a))) {
-                throw new McaException((include.isEmpty() ? "btl_tcp_if_exclude=" : "btl_tcp_if_include=")
+                throw new McaException(parameter + (include.isEmpty() ? "_exclude=" : "_include=")
                         + entry + " (" + (include.isEmpty() ? excludeSource : includeSource)
                         + ") matches no interface that is up; interfaces: " + describe(available));
             }
@@ -74,13 +76,13 @@ final class TcpInterfaces {
                 .toList();
     }
 
-    static String describe(List<Address> addresses) {
+    public static String describe(List<Address> addresses) {
         return String.join(", ", addresses.stream()
                 .map(a -> a.interfaceName() + " " + a.address().getHostAddress()).toList());
     }
 
     /** True if the entry (a name or CIDR subnet) matches the address. */
-    static boolean matches(String entry, Address address) {
+    public static boolean matches(String entry, Address address) {
         int slash = entry.indexOf('/');
         if (slash < 0) {
             return entry.equals(address.interfaceName());
@@ -100,7 +102,7 @@ final class TcpInterfaces {
             }
             return true;
         } catch (UnknownHostException | NumberFormatException e) {
-            throw new McaException("btl/tcp: '" + entry + "' is neither an interface name nor a subnet like 10.0.0.0/8");
+            throw new McaException("'" + entry + "' is neither an interface name nor a subnet like 10.0.0.0/8");
         }
     }
 }
