@@ -61,6 +61,16 @@ final class CollPort implements CollCommunicator {
     }
 
     @Override
+    public String host(int rank) {
+        return runtime.hosts[comm.jobRanks[rank]];
+    }
+
+    @Override
+    public String jobId() {
+        return runtime.job.jobId();
+    }
+
+    @Override
     public ProgressEngine progressEngine() {
         return runtime.progress;
     }

@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.Map;
 import org.jmca.mca.coll.CollCall;
 import org.jmca.mca.coll.CollFunction;
+import org.jmca.mca.coll.CollModule;
 import org.jmca.mca.coll.CollSelection;
 import org.jmca.mca.coll.CollTable;
 import org.jmca.mca.coll.Reduction;
@@ -191,6 +192,7 @@ public class Comm {
                 throw new MPIException(MPI.ERR_COMM, "the predefined " + name + " cannot be freed");
             }
             freed = true;
+            coll.modules().forEach(CollModule::free);
             return null;
         });
     }

@@ -151,11 +151,12 @@ final class JobRuntime {
         progress.exit();
     }
 
-    /** The counters of the progress engine, the PML and the BTL modules. */
+    /** The counters of the progress engine, the PML, the BTL modules and the coll components. */
     List<PerformanceVariable> performanceVariables() {
         List<PerformanceVariable> all = new ArrayList<>(progress.performanceVariables());
         all.addAll(pml.performanceVariables());
         btls.forEach(btl -> all.addAll(btl.performanceVariables()));
+        collCandidates.forEach(c -> all.addAll(c.component().performanceVariables()));
         all.addAll(oscCounters.read());
         return all;
     }

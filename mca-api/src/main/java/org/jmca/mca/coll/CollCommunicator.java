@@ -25,6 +25,11 @@ public interface CollCommunicator {
         return rank;
     }
 
+    /** The host of rank {@code rank}, for components that treat ranks on one host together; "" if unknown. */
+    default String host(int rank) {
+        return "";
+    }
+
     /**
      * A number that tells this communicator's traffic from every other's, the same at all its
      * ranks: for components that carry their own messages rather than the PML's.
@@ -51,6 +56,11 @@ public interface CollCommunicator {
     /** The level of {@code coll_base_verbose}: 1 reports each communicator's table, 2 each call's algorithm. */
     default int verbosity() {
         return 0;
+    }
+
+    /** The job's identifier, the same at every rank, for components that must tell this job's traffic from another's. */
+    default String jobId() {
+        return "";
     }
 
     /** Writes a verbose line, prefixed with the process and communicator. */

@@ -1,7 +1,9 @@
 package org.jmca.mca.coll;
 
+import java.util.List;
 import org.jmca.mca.Component;
 import org.jmca.mca.Framework;
+import org.jmca.mca.PerformanceVariable;
 
 /**
  * A collective component. Every selected one is asked, for each new communicator, whether it
@@ -17,4 +19,9 @@ public interface CollComponent extends Component {
 
     /** Offers a module for {@code communicator}, or says why it does not serve it. */
     CollOffer query(CollCommunicator communicator);
+
+    /** The counters of this process's modules, read as performance variables while the job runs. */
+    default List<PerformanceVariable> performanceVariables() {
+        return List.of();
+    }
 }

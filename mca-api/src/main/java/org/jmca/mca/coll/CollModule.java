@@ -30,6 +30,10 @@ public interface CollModule {
         return start(function, call);
     }
 
+    /** Called when the communicator is freed: the module releases what it holds for it. */
+    default void free() {
+    }
+
     /**
      * What serves {@code function} here, for the report of each communicator: the algorithm or
      * how it will be chosen ("ring", "fixed rules", "rules file tuning.conf").

@@ -1,8 +1,11 @@
 package org.jmca.mca.coll;
 
+import java.util.Collections;
 import java.util.EnumMap;
+import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /** Which module serves each collective function of one communicator. */
 public final class CollTable {
@@ -25,6 +28,13 @@ public final class CollTable {
             throw new IllegalStateException("no coll module provides " + function);
         }
         return provider.module();
+    }
+
+    /** Every module that provides a function, once each. */
+    public Set<CollModule> modules() {
+        Set<CollModule> modules = Collections.newSetFromMap(new IdentityHashMap<>());
+        providers.values().forEach(p -> modules.add(p.module()));
+        return modules;
     }
 
     /** A copy, handed to a module being enabled as the table below it. */

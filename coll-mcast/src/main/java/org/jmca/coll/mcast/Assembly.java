@@ -1,0 +1,48 @@
+package org.jmca.coll.mcast;
+
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.util.BitSet;
+
+/** A multicast message being put together from its fragments, in whatever order they come. */
+final class Assembly {
+    private final byte[] data;
+    private final int fragmentBytes;
+    private final BitSet fragments = new BitSet();
+    private int received;
+
+    Assembly(int total, int fragmentBytes) {
+        this.data = new byte[total];
+        this.fragmentBytes = fragmentBytes;
+    }
+
+    int total() {
+        return data.length;
+    }
+
+    /** Adds the payload of {@code packet} (positioned after the header) at {@code offset}; false if it was there already. */
+    boolean add(int offset, ByteBuffer packet) {
+        int length = packet.remaining();
+        int index = offset / fragmentBytes;
+        if (offset < 0 || offset + length > data.length || fragments.get(index)) {
+            return false;
+        }
+        packet.get(data, offset, length);
+        fragments.set(index);
+        received += length;
+        return true;
+    }
+
+    boolean complete() {
+        return received == data.length;
+    }
+
+    /** The first byte not yet received, for a NACK. */
+    int firstMissing() {
+        return fragments.nextClearBit(0) * fragmentBytes;
+    }
+
+    void copyTo(MemorySegment buffer) {
+        MemorySegment.copy(MemorySegment.ofArray(data), 0, buffer, 0, data.length);
+    }
+}

@@ -1,0 +1,491 @@
+package org.jmca.coll.mcast;
+
+import java.lang.foreign.MemorySegment;
+import java.net.InetAddress;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.jmca.coll.mcast.Topology.Plan;
+import org.jmca.coll.mcast.Topology.Role;
+import org.jmca.mca.coll.CollCommunicator;
+import org.jmca.mca.pml.PmlRequest;
+
+/**
+ * The reliable multicast of one communicator at one rank: the broadcasts' numbers, what has been
+ * delivered here, messages assembled from datagrams (early ones held), and, as root or co-root,
+ * the window of sent messages kept until their acknowledgements come, retransmitted on timeout.
+ * Only the engine's thread (the one that owns progress) calls it.
+ */
+final class McastChannel {
+    /** A retransmission timeout never grows beyond this. */
+    private static final long MAX_TIMEOUT = 200_000_000L;
+
+    /** A sent message kept for retransmission until every rank it serves has acknowledged it. */
+    static final class Slot {
+        final int seq;
+        final int root;
+        final byte[] data;
+        final int[] members;
+        final int[] coroots;
+        final List<PmlRequest> sends = new ArrayList<>();
+        long lastSent;
+        long timeout;
+
+        Slot(int seq, int root, byte[] data, int[] members, int[] coroots, long now, long timeout) {
+            this.seq = seq;
+            this.root = root;
+            this.data = data;
+            this.members = members;
+            this.coroots = coroots;
+            this.lastSent = now;
+            this.timeout = timeout;
+        }
+
+        MemorySegment segment() {
+            return MemorySegment.ofArray(data);
+        }
+    }
+
+    private final McastEngine engine;
+    private final McastSettings settings;
+    private final CollCommunicator communicator;
+    final Topology topology;
+    /** The communicator's number in datagrams. */
+    final int identity;
+    final int rank;
+    final InetAddress group;
+    private long[] addresses;
+    private AddressExchange exchange;
+    private int nextSeq = 1;
+    /** Every broadcast up to this one is complete here. */
+    private int delivered;
+    private final TreeSet<Integer> deliveredAhead = new TreeSet<>();
+    private final Map<Integer, Assembly> assemblies = new HashMap<>();
+    private final List<Slot> slots = new ArrayList<>();
+    /** By rank: the highest broadcast it said it has delivered (acknowledgements to this rank). */
+    private final int[] acked;
+    /** By rank: the highest broadcast from here whose group that co-root has served. */
+    private final int[] groupAcked;
+    /** Collectors owed an acknowledgement since the last one sent. */
+    private final Set<Integer> owedAcks = new LinkedHashSet<>();
+    /** As co-root, by root: the highest group acknowledgement sent, and the highest broadcast served. */
+    private final Map<Integer, int[]> served = new HashMap<>();
+    /** When another rank's NACK for a broadcast was last heard (suppression). */
+    private final Map<Integer, Long> nackHeard = new HashMap<>();
+    /** Receives of leaders' messages that an attached rank already had from the multicast. */
+    private final List<PmlRequest> drains = new ArrayList<>();
+    private boolean joined;
+    private boolean attached;
+    private int leaderFirst;
+
+    McastChannel(McastEngine engine, CollCommunicator communicator, int identity, Topology topology, InetAddress group) {
+        this.engine = engine;
+        this.settings = engine.settings;
+        this.communicator = communicator;
+        this.topology = topology;
+        this.identity = identity;
+        this.rank = communicator.rank();
+        this.group = group;
+        this.acked = new int[topology.size()];
+        this.groupAcked = new int[topology.size()];
+        if (topology.joinsGroup(rank)) {
+            engine.carrier.join(group);
+            joined = true;
+        }
+    }
+
+    CollCommunicator communicator() {
+        return communicator;
+    }
+
+    /** The number of the next broadcast: every rank counts its calls alike. */
+    int nextSeq() {
+        return nextSeq++;
+    }
+
+    /**
+     * Whether the unicast addresses are known; the first call of the communicator starts their
+     * exchange on its tag and waits here for it.
+     */
+    boolean ready(int tag) {
+        if (addresses != null) {
+            return true;
+        }
+        if (exchange == null) {
+            exchange = new AddressExchange(communicator, engine.carrier.address(), tag);
+        }
+        addresses = exchange.result();
+        return addresses != null;
+    }
+
+    // ---- delivery -------------------------------------------------------------------------------
+
+    boolean isDelivered(int seq) {
+        return seq <= delivered || deliveredAhead.contains(seq);
+    }
+
+    /** The complete multicast message of broadcast {@code seq}, if it has arrived. */
+    Assembly assembled(int seq) {
+        Assembly assembly = assemblies.get(seq);
+        return assembly != null && assembly.complete() ? assembly : null;
+    }
+
+    /** How far broadcast {@code seq} has come, for a NACK; null if nothing of it arrived. */
+    Assembly assembling(int seq) {
+        return assemblies.get(seq);
+    }
+
+    /** Broadcast {@code seq} is complete at this rank (whichever way it came); acknowledges it if this rank must. */
+    void delivered(int seq, Plan plan) {
+        deliveredAhead.add(seq);
+        while (deliveredAhead.remove(delivered + 1)) {
+            delivered++;
+        }
+        assemblies.remove(seq);
+        assemblies.keySet().removeIf(s -> s <= delivered);
+        if (plan.role[rank] == Role.MEMBER) {
+            owedAcks.add(plan.collector[rank]);
+            if (Math.floorMod(seq + rank, settings.ackInterval()) == 0) {
+                sendAcks();
+            }
+        }
+    }
+
+    private void sendAcks() {
+        if (addresses == null) {
+            return;
+        }
+        for (int collector : owedAcks) {
+            sendControl(Packet.ACK, (byte) 0, delivered, 0, 0, collector);
+            engine.counters.acks++;
+        }
+        owedAcks.clear();
+    }
+
+    // ---- the root's and co-roots' window --------------------------------------------------------
+
+    boolean windowFull() {
+        return slots.size() >= settings.window();
+    }
+
+    /** The window is full: the oldest message is treated as timed out (the paper's buffer management). */
+    void windowFullRetransmit(long now) {
+        release();
+        if (!slots.isEmpty()) {
+            Slot oldest = slots.getFirst();
+            if (now - oldest.lastSent >= Math.min(oldest.timeout, settings.retransmitNanos()) / 4) {
+                retransmit(oldest, now);
+            }
+        }
+    }
+
+    /**
+     * As root: keeps a copy of {@code message} in the window, multicasts it, and sends it to the
+     * co-roots and the ranks of this host point-to-point.
+     */
+    void rootSend(int seq, MemorySegment message, Plan plan, int tag) {
+        byte[] copy = message.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+        long now = System.nanoTime();
+        Slot slot = new Slot(seq, rank, copy, plan.members(rank), plan.coroots(), now, settings.retransmitNanos());
+        slots.add(slot);
+        if (plan.multicasts) {
+            sendData(slot, (byte) 0, -1);
+        }
+        for (int coroot : slot.coroots) {
+            slot.sends.add(communicator.isend(slot.segment(), coroot, tag));
+        }
+        for (int local : plan.locals[rank]) {
+            slot.sends.add(communicator.isend(slot.segment(), local, tag));
+        }
+    }
+
+    /** As co-root: keeps the message it received from the root for its members' retransmissions. */
+    void corootServe(int seq, MemorySegment message, Plan plan) {
+        int[] members = plan.members(rank);
+        int[] progress = served.computeIfAbsent(plan.root, r -> new int[2]);
+        progress[1] = Math.max(progress[1], seq);
+        if (members.length == 0) {
+            sendGroupAck(plan.root, false);
+            return;
+        }
+        byte[] copy = message.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+        slots.add(new Slot(seq, plan.root, copy, members, new int[0], System.nanoTime(), settings.retransmitNanos()));
+    }
+
+    /** Frees every message whose ranks have all acknowledged it. */
+    private void release() {
+        boolean freedServed = false;
+        for (Iterator<Slot> it = slots.iterator(); it.hasNext();) {
+            Slot slot = it.next();
+            if (done(slot)) {
+                it.remove();
+                freedServed |= slot.root != rank;
+            }
+        }
+        if (freedServed) {
+            for (int root : served.keySet()) {
+                sendGroupAck(root, false);
+            }
+        }
+    }
+
+    private boolean done(Slot slot) {
+        for (int m : slot.members) {
+            if (acked[m] < slot.seq) {
+                return false;
+            }
+        }
+        for (int c : slot.coroots) {
+            if (groupAcked[c] < slot.seq) {
+                return false;
+            }
+        }
+        for (PmlRequest send : slot.sends) {
+            if (!send.isComplete()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** As co-root: tells {@code root} how far its group is served, every M-th time unless nothing is pending or asked. */
+    private void sendGroupAck(int root, boolean asked) {
+        int[] progress = served.get(root);
+        if (progress == null || addresses == null) {
+            return;
+        }
+        int value = progress[1];
+        for (Slot slot : slots) {
+            if (slot.root == root && slot.root != rank) {
+                value = Math.min(value, slot.seq - 1);
+            }
+        }
+        boolean idle = value == progress[1];
+        if (asked || value > progress[0] && (idle || value - progress[0] >= settings.ackInterval())) {
+            progress[0] = Math.max(progress[0], value);
+            sendControl(Packet.GROUP_ACK, (byte) 0, value, root, 0, root);
+            engine.counters.acks++;
+        }
+    }
+
+    // ---- datagrams ------------------------------------------------------------------------------
+
+    /** Sends the message of {@code slot} in fragments: multicast if {@code to} is -1, else to that rank. */
+    private void sendData(Slot slot, byte flags, int to) {
+        int total = slot.data.length;
+        int fragment = settings.fragmentBytes();
+        ByteBuffer out = engine.out;
+        for (int offset = 0; offset < total || offset == 0; offset += fragment) {
+            int length = Math.min(fragment, total - offset);
+            Packet.start(out, engine.job, identity, Packet.DATA, flags, rank, slot.seq, slot.root, total, offset);
+            out.put(slot.data, offset, length).flip();
+            if (to < 0) {
+                engine.carrier.multicast(group, out);
+            } else {
+                engine.carrier.unicast(addresses[to], out);
+            }
+            engine.counters.datagrams++;
+            if (total == 0) {
+                break;
+            }
+        }
+    }
+
+    private void sendControl(byte kind, byte flags, int seq, int root, int offset, int to) {
+        ByteBuffer out = engine.out;
+        Packet.start(out, engine.job, identity, kind, flags, rank, seq, root, 0, offset);
+        out.flip();
+        if (to < 0) {
+            engine.carrier.multicast(group, out);
+        } else {
+            engine.carrier.unicast(addresses[to], out);
+        }
+    }
+
+    /** Asks for what is missing of broadcast {@code seq}: multicast, so other receivers keep quiet, and to the collector. */
+    void sendNack(int seq, Plan plan, int firstMissing) {
+        sendControl(Packet.NACK, (byte) 0, seq, plan.root, firstMissing, -1);
+        if (addresses != null) {
+            sendControl(Packet.NACK, (byte) 0, seq, plan.root, firstMissing, plan.collector[rank]);
+        }
+        engine.counters.nacks++;
+    }
+
+    /** When another rank last asked for broadcast {@code seq}, or 0. */
+    long nackHeard(int seq) {
+        return nackHeard.getOrDefault(seq, 0L);
+    }
+
+    /** One datagram for this communicator (positioned after the header). */
+    void receive(ByteBuffer in) {
+        int sender = Packet.sender(in);
+        if (sender == rank || sender < 0 || sender >= acked.length) {
+            return;
+        }
+        int seq = Packet.seq(in);
+        switch (Packet.kind(in)) {
+            case Packet.DATA -> receiveData(in, sender, seq);
+            case Packet.ACK -> {
+                acked[sender] = Math.max(acked[sender], seq);
+                release();
+            }
+            case Packet.GROUP_ACK -> {
+                groupAcked[sender] = Math.max(groupAcked[sender], seq);
+                release();
+            }
+            case Packet.NACK -> receiveNack(seq);
+            default -> engine.counters.strays++;
+        }
+    }
+
+    private void receiveData(ByteBuffer in, int sender, int seq) {
+        int root = Packet.root(in);
+        boolean ackNow = (Packet.flags(in) & Packet.ACK_NOW) != 0;
+        if (root == rank || root < 0 || root >= acked.length) {
+            return;
+        }
+        Plan plan = topology.plan(root);
+        Role role = plan.role[rank];
+        if (role == Role.COROOT) {
+            if (ackNow) {
+                sendGroupAck(root, true);
+            }
+            return;
+        }
+        if (isDelivered(seq)) {
+            engine.counters.duplicates++;
+            if (ackNow && addresses != null) {
+                sendControl(Packet.ACK, (byte) 0, delivered, 0, 0, sender);
+                engine.counters.acks++;
+            }
+            return;
+        }
+        if (role == Role.LOCAL && !attached) {
+            return;
+        }
+        Assembly assembly = assemblies.get(seq);
+        if (assembly == null) {
+            if (assemblies.size() >= 2 * settings.window()) {
+                engine.counters.overruns++;
+                return;
+            }
+            assembly = new Assembly(Packet.total(in), settings.fragmentBytes());
+            assemblies.put(seq, assembly);
+        }
+        in.position(Packet.HEADER);
+        if (!assembly.add(Packet.offset(in), in)) {
+            engine.counters.duplicates++;
+        }
+    }
+
+    private void receiveNack(int seq) {
+        long now = System.nanoTime();
+        nackHeard.put(seq, now);
+        if (nackHeard.size() > 4 * settings.window()) {
+            nackHeard.keySet().removeIf(s -> s <= delivered);
+        }
+        for (Slot slot : slots) {
+            if (slot.seq == seq && slot.root == rank && now - slot.lastSent >= settings.nackDelayNanos() / 2) {
+                sendData(slot, Packet.RETRANSMIT, -1);
+                slot.lastSent = now;
+                engine.counters.retransmissions++;
+            }
+        }
+    }
+
+    // ---- timers ---------------------------------------------------------------------------------
+
+    /** Retransmits what timed out, and moves on what waits for nothing else. */
+    void tick(long now) {
+        if (!drains.isEmpty()) {
+            drains.removeIf(PmlRequest::isComplete);
+        }
+        if (slots.isEmpty()) {
+            return;
+        }
+        release();
+        for (Slot slot : slots) {
+            if (now - slot.lastSent >= slot.timeout) {
+                retransmit(slot, now);
+            }
+        }
+    }
+
+    /**
+     * Sends {@code slot} again to whoever has not acknowledged it, asking for an acknowledgement at
+     * once: multicast if the root has several such ranks, else to each; co-roots are only asked.
+     */
+    private void retransmit(Slot slot, long now) {
+        if (addresses == null) {
+            return;
+        }
+        int[] laggards = Arrays.stream(slot.members).filter(m -> acked[m] < slot.seq).toArray();
+        byte flags = Packet.RETRANSMIT | Packet.ACK_NOW;
+        if (slot.root == rank && laggards.length > 1) {
+            sendData(slot, flags, -1);
+        } else {
+            for (int m : laggards) {
+                sendData(slot, flags, m);
+            }
+        }
+        for (int c : slot.coroots) {
+            if (groupAcked[c] < slot.seq) {
+                sendControl(Packet.DATA, Packet.ACK_NOW, slot.seq, rank, 0, c);
+            }
+        }
+        slot.lastSent = now;
+        slot.timeout = Math.min(2 * slot.timeout, MAX_TIMEOUT);
+        engine.counters.retransmissions++;
+    }
+
+    // ---- dynamic attach -------------------------------------------------------------------------
+
+    boolean attached() {
+        return attached;
+    }
+
+    /** A rank that waited too long for its leader joins the group itself. */
+    void attach() {
+        if (!attached) {
+            attached = true;
+            leaderFirst = 0;
+            if (!joined) {
+                engine.carrier.join(group);
+                joined = true;
+            }
+            engine.counters.attaches++;
+        }
+    }
+
+    /** An attached rank's call ended: its leader was first or not; after enough firsts in a row it leaves the group. */
+    void leaderWasFirst(boolean first) {
+        leaderFirst = first ? leaderFirst + 1 : 0;
+        if (attached && leaderFirst >= settings.detachAfter()) {
+            attached = false;
+            if (joined && !topology.joinsGroup(rank)) {
+                engine.carrier.leave(group);
+                joined = false;
+            }
+            engine.counters.detaches++;
+        }
+    }
+
+    /** A receive whose message is no longer wanted; it is completed and dropped later. */
+    void drain(PmlRequest request) {
+        drains.add(request);
+    }
+
+    void close() {
+        if (joined) {
+            engine.carrier.leave(group);
+            joined = false;
+        }
+    }
+}

@@ -1,0 +1,120 @@
+package org.jmca.coll.mcast;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.jmca.mca.coll.CollCommunicator;
+
+/**
+ * coll/mcast in one process: the carrier, the communicators' channels, and progress: the
+ * datagrams that arrived, handed to their channels, and the channels' retransmission timers.
+ * Every method runs under the engine's lock.
+ */
+final class McastEngine implements AutoCloseable {
+    /** Datagrams taken per progress turn at most, so one turn stays short. */
+    private static final int BURST = 64;
+
+    final McastSettings settings;
+    final Carrier carrier;
+    final int job;
+    final McastCounters counters = new McastCounters();
+    final ByteBuffer out = ByteBuffer.allocate(Packet.MAX_DATAGRAM).order(ByteOrder.LITTLE_ENDIAN);
+    private final ByteBuffer in = ByteBuffer.allocate(Packet.MAX_DATAGRAM).order(ByteOrder.LITTLE_ENDIAN);
+    private final FaultInjection faults;
+    private final List<McastChannel> channels = new ArrayList<>();
+    private final Map<Integer, McastChannel> byIdentity = new HashMap<>();
+
+    /**
+     * @param job    the job's number, in every datagram
+     * @param stream this process's stream of injected faults (its job rank)
+     */
+    McastEngine(Carrier carrier, McastSettings settings, int job, long stream) {
+        this.carrier = carrier;
+        this.settings = settings;
+        this.job = job;
+        this.faults = new FaultInjection(settings.faults(), stream);
+    }
+
+    /** The channel of a new communicator; a rank that leads its host joins the communicator's group now. */
+    synchronized McastChannel open(CollCommunicator communicator, Topology topology) {
+        int identity = identity(communicator);
+        McastChannel channel = new McastChannel(this, communicator, identity, topology, groupOf(identity));
+        byIdentity.put(identity, channel);
+        channels.add(channel);
+        return channel;
+    }
+
+    synchronized void close(McastChannel channel) {
+        channel.close();
+        channels.remove(channel);
+        byIdentity.remove(channel.identity, channel);
+    }
+
+    /**
+     * A communicator's number in datagrams: its context and its members' job ranks, since the
+     * communicators a split makes share one context.
+     */
+    private static int identity(CollCommunicator communicator) {
+        int h = communicator.contextId();
+        for (int r = 0; r < communicator.size(); r++) {
+            h = 31 * h + communicator.jobRank(r);
+        }
+        return h;
+    }
+
+    /** The group of a communicator: in 239.64.0.0/10 by the job and the communicator, so jobs and communicators rarely share one. */
+    private InetAddress groupOf(int identity) {
+        int h = Integer.rotateLeft(job * 0x9E3779B1 + identity * 0x85EBCA6B, 13) * 0xC2B2AE35;
+        byte[] address = {(byte) 239, (byte) (64 | (h >>> 16) & 0x3f), (byte) (h >>> 8), (byte) h};
+        try {
+            return InetAddress.getByAddress(address);
+        } catch (UnknownHostException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** One turn: the datagrams that arrived, then every channel's timers. */
+    synchronized int progress() {
+        int events = 0;
+        while (events < BURST && faults.receive(carrier, in)) {
+            events++;
+            if (in.remaining() < Packet.HEADER || Packet.job(in) != job) {
+                counters.strays++;
+                continue;
+            }
+            McastChannel channel = byIdentity.get(Packet.communicator(in));
+            if (channel != null) {
+                channel.receive(in);
+            } else {
+                counters.strays++;
+            }
+        }
+        if (!channels.isEmpty()) {
+            long now = System.nanoTime();
+            for (McastChannel channel : channels) {
+                channel.tick(now);
+            }
+        }
+        return events;
+    }
+
+    String description() {
+        return carrier.description();
+    }
+
+    FaultInjection faults() {
+        return faults;
+    }
+
+    @Override
+    public synchronized void close() {
+        channels.forEach(McastChannel::close);
+        channels.clear();
+        carrier.close();
+    }
+}
