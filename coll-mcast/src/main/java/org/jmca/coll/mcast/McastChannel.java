@@ -82,6 +82,7 @@ final class McastChannel {
     /** Receives of leaders' messages that an attached rank already had from the multicast. */
     private final List<PmlRequest> drains = new ArrayList<>();
     private boolean joined;
+    private boolean freed;
     private boolean attached;
     private int leaderFirst;
 
@@ -480,6 +481,22 @@ final class McastChannel {
     /** A receive whose message is no longer wanted; it is completed and dropped later. */
     void drain(PmlRequest request) {
         drains.add(request);
+    }
+
+    /** The communicator is freed: what is owed is acknowledged now, and the group left. */
+    void free() {
+        freed = true;
+        sendAcks();
+        close();
+    }
+
+    boolean freed() {
+        return freed;
+    }
+
+    /** Whether messages sent as root or co-root still wait for acknowledgements. */
+    boolean keepsMessages() {
+        return !slots.isEmpty();
     }
 
     void close() {

@@ -4,8 +4,10 @@ import java.io.IOException;
 import java.net.Inet4Address;
 import java.net.NetworkInterface;
 import java.net.SocketException;
+import java.util.ArrayList;
 import java.util.List;
 import org.jmca.btl.base.NetworkAddresses;
+import org.jmca.mca.Counter;
 import org.jmca.mca.McaException;
 import org.jmca.mca.PerformanceVariable;
 import org.jmca.mca.coll.CollCommunicator;
@@ -147,8 +149,10 @@ public final class McastCollComponent implements CollComponent {
         if (engine == null && unavailable == null) {
             NetworkAddresses.Address address = chooseAddress();
             if (address == null) {
-                unavailable = "no IPv4 interface is up, multicast-capable and not loopback (coll_mcast_if_include"
-                        + " names one)";
+                unavailable = ifInclude.get().isEmpty()
+                        ? "no IPv4 interface is up, multicast-capable and not loopback (coll_mcast_if_include names one)"
+                        : "coll_mcast_if_include=" + String.join(",", ifInclude.get()) + " (" + ifInclude.source()
+                                + ") selects no interface that supports multicast";
                 return null;
             }
             int job = communicator.jobId().hashCode();
@@ -229,26 +233,31 @@ public final class McastCollComponent implements CollComponent {
     }
 
     @Override
-    public List<org.jmca.mca.Counter> counters() {
+    public List<Counter> counters() {
         return McastCounters.DECLARED;
     }
 
+    /** Every counter, 0 while no communicator uses coll/mcast in this process. */
     @Override
-    public synchronized List<PerformanceVariable> performanceVariables() {
-        if (engine == null) {
-            return List.of();
-        }
-        McastEngine running = engine;
-        List<PerformanceVariable> variables = new java.util.ArrayList<>();
+    public List<PerformanceVariable> performanceVariables() {
+        List<PerformanceVariable> variables = new ArrayList<>();
         for (int i = 0; i < McastCounters.DECLARED.size(); i++) {
             int index = i;
             variables.add(McastCounters.DECLARED.get(i).readBy(() -> {
+                McastEngine running = running();
+                if (running == null) {
+                    return 0;
+                }
                 synchronized (running) {
                     return running.counters.values()[index];
                 }
             }));
         }
         return variables;
+    }
+
+    private synchronized McastEngine running() {
+        return engine;
     }
 
     @Override

@@ -73,7 +73,7 @@ final class McastCollModule implements CollModule {
 
     @Override
     public void free() {
-        engine.close(channel);
+        engine.free(channel);
     }
 
     @Override

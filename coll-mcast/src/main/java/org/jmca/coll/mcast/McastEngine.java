@@ -49,10 +49,24 @@ final class McastEngine implements AutoCloseable {
         return channel;
     }
 
-    synchronized void close(McastChannel channel) {
-        channel.close();
-        channels.remove(channel);
+    /**
+     * The communicator is freed: the channel sends the acknowledgements it owes and leaves its
+     * group; it stays until every message it keeps as root or co-root is acknowledged, since
+     * its broadcasts completed here before the receivers had them.
+     */
+    synchronized void free(McastChannel channel) {
+        channel.free();
+        if (removeIfDone(channel)) {
+            channels.remove(channel);
+        }
+    }
+
+    private boolean removeIfDone(McastChannel channel) {
+        if (!channel.freed() || channel.keepsMessages()) {
+            return false;
+        }
         byIdentity.remove(channel.identity, channel);
+        return true;
     }
 
     /**
@@ -99,6 +113,7 @@ final class McastEngine implements AutoCloseable {
             for (McastChannel channel : channels) {
                 channel.tick(now);
             }
+            channels.removeIf(this::removeIfDone);
         }
         return events;
     }

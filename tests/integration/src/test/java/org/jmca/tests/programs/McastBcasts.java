@@ -12,7 +12,9 @@ import mpi.Request;
 /**
  * Broadcasts of random sizes (one byte to above coll_mcast_max_size) from random roots on the
  * world, a split of it and a dup of the split, blocking and non-blocking, and allreduces; every
- * buffer checked against what its root sent. Prints coll/mcast's counters. Args: calls seed.
+ * buffer checked against what its root sent. Prints coll/mcast's counters. Args: calls seed
+ * [dieAt]: with dieAt, the root of the first world broadcast from that call on halts (as if
+ * killed) instead of sending, while the others wait in the broadcast.
  */
 public final class McastBcasts {
 
@@ -20,6 +22,7 @@ public final class McastBcasts {
         MPI.Init(args);
         int calls = Integer.parseInt(args[0]);
         long seed = Long.parseLong(args[1]);
+        int dieAt = args.length > 2 ? Integer.parseInt(args[2]) : Integer.MAX_VALUE;
         Intracomm world = MPI.COMM_WORLD;
         int rank = world.getRank();
         Intracomm split = world.split(rank % 2, -rank);
@@ -39,6 +42,11 @@ public final class McastBcasts {
                 long pattern = seed * 1_000_003L + call;
                 ByteBuffer buffer = ByteBuffer.allocateDirect(bytes);
                 if (comm.getRank() == root) {
+                    if (which == 0 && call >= dieAt) {
+                        System.out.println("rank " + rank + " halts as the root of call " + call);
+                        System.out.flush();
+                        Runtime.getRuntime().halt(9);
+                    }
                     Check.fill(buffer, bytes, pattern);
                 }
                 if (nonBlocking) {
