@@ -11,6 +11,7 @@ module org.jmca.mca {
     exports org.jmca.mca.progress;
     exports org.jmca.mca.gm;
     exports org.jmca.mca.lapi;
+    exports org.jmca.mca.verbs;
 
     uses org.jmca.mca.Component;
 }

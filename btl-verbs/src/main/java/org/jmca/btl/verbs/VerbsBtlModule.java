@@ -22,6 +22,8 @@ import org.jmca.mca.btl.BtlModule;
 import org.jmca.mca.btl.BtlProperties;
 import org.jmca.mca.btl.BtlReceiver;
 import org.jmca.mca.btl.Peer;
+import org.jmca.mca.verbs.UdDevice;
+import org.jmca.mca.verbs.UdPort;
 
 /**
  * {@code btl/verbs}: fragments over RC queue pairs, one per peer, made on demand through a UD
@@ -168,7 +170,21 @@ final class VerbsBtlModule implements BtlModule {
                 pd.deregister(registration);
             }
         }, settings.registrationCache(), settings.registrationCacheBytes());
+        UdDevice.publish(udDevice);
     }
+
+    /** The device as coll/mcast sees it: UD queue pairs of its own. */
+    private final UdDevice udDevice = new UdDevice() {
+        @Override
+        public UdPort open(int receiveBuffers) {
+            return new VerbsUdPort(device, receiveBuffers);
+        }
+
+        @Override
+        public String description() {
+            return device.deviceName() + ", LID " + device.lid();
+        }
+    };
 
     @Override
     public String componentName() {
@@ -915,6 +931,7 @@ final class VerbsBtlModule implements BtlModule {
 
     @Override
     public void finalizeModule() {
+        UdDevice.withdraw(udDevice);
         for (VerbsEndpoint endpoint : endpoints) {
             if (endpoint != null && endpoint.qp != null) {
                 endpoint.qp.destroy();

@@ -86,7 +86,7 @@ final class BcastCall implements CollRequest {
         switch (role) {
             case ROOT -> {
                 if (channel.windowFull()) {
-                    channel.windowFullRetransmit(System.nanoTime());
+                    channel.windowFull(System.nanoTime());
                     return false;
                 }
                 channel.rootSend(seq, buffer, plan, tag);

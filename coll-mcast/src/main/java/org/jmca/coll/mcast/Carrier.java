@@ -1,6 +1,5 @@
 package org.jmca.coll.mcast;
 
-import java.net.InetAddress;
 import java.nio.ByteBuffer;
 
 /**
@@ -9,16 +8,27 @@ import java.nio.ByteBuffer;
  */
 interface Carrier extends AutoCloseable {
 
+    /** Which carrier coll/mcast uses ({@code coll_mcast_carrier}). */
+    enum Kind {
+        /** IP multicast over UDP on a network interface. */
+        UDP,
+        /** UD multicast on btl/verbs's device. */
+        VERBS
+    }
+
     /** This process's unicast address, the same kind of number at every rank, for others to {@link #unicast} to. */
     long address();
 
-    /** Starts receiving what is multicast to {@code group}. */
-    void join(InetAddress group);
+    /** The largest datagram it carries. */
+    int maxDatagram();
 
-    void leave(InetAddress group);
+    /** Starts receiving what is multicast to group {@code group} (any number: the carrier maps it to one of its groups). */
+    void join(int group);
+
+    void leave(int group);
 
     /** Sends the datagram between {@code packet}'s position and limit to every member of {@code group}. */
-    void multicast(InetAddress group, ByteBuffer packet);
+    void multicast(int group, ByteBuffer packet);
 
     /** Sends the datagram to one process. */
     void unicast(long address, ByteBuffer packet);

@@ -1,7 +1,6 @@
 package org.jmca.coll.mcast;
 
 import java.lang.foreign.MemorySegment;
-import java.net.InetAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -37,6 +36,8 @@ final class McastChannel {
         final List<PmlRequest> sends = new ArrayList<>();
         long lastSent;
         long timeout;
+        /** Whether the ranks that did not acknowledge were asked since the message was last sent. */
+        boolean asked;
 
         Slot(int seq, int root, byte[] data, int[] members, int[] coroots, long now, long timeout) {
             this.seq = seq;
@@ -60,7 +61,7 @@ final class McastChannel {
     /** The communicator's number in datagrams. */
     final int identity;
     final int rank;
-    final InetAddress group;
+    final int group;
     private long[] addresses;
     private AddressExchange exchange;
     private int nextSeq = 1;
@@ -79,6 +80,8 @@ final class McastChannel {
     private final Map<Integer, int[]> served = new HashMap<>();
     /** When another rank's NACK for a broadcast was last heard (suppression). */
     private final Map<Integer, Long> nackHeard = new HashMap<>();
+    /** Questions (ACK_REQUEST: seq, root, asker) to answer at the end of the progress turn. */
+    private final List<long[]> questions = new ArrayList<>();
     /** Receives of leaders' messages that an attached rank already had from the multicast. */
     private final List<PmlRequest> drains = new ArrayList<>();
     private boolean joined;
@@ -86,7 +89,7 @@ final class McastChannel {
     private boolean attached;
     private int leaderFirst;
 
-    McastChannel(McastEngine engine, CollCommunicator communicator, int identity, Topology topology, InetAddress group) {
+    McastChannel(McastEngine engine, CollCommunicator communicator, int identity, Topology topology, int group) {
         this.engine = engine;
         this.settings = engine.settings;
         this.communicator = communicator;
@@ -176,13 +179,16 @@ final class McastChannel {
         return slots.size() >= settings.window();
     }
 
-    /** The window is full: the oldest message is treated as timed out (the paper's buffer management). */
-    void windowFullRetransmit(long now) {
+    /**
+     * The window is full: the oldest message is treated as timed out (the paper's buffer
+     * management), at most every quarter timeout.
+     */
+    void windowFull(long now) {
         release();
         if (!slots.isEmpty()) {
             Slot oldest = slots.getFirst();
-            if (now - oldest.lastSent >= Math.min(oldest.timeout, settings.retransmitNanos()) / 4) {
-                retransmit(oldest, now);
+            if (now - oldest.lastSent >= settings.retransmitNanos() / 4) {
+                timedOut(oldest, now);
             }
         }
     }
@@ -281,7 +287,7 @@ final class McastChannel {
     /** Sends the message of {@code slot} in fragments: multicast if {@code to} is -1, else to that rank. */
     private void sendData(Slot slot, byte flags, int to) {
         int total = slot.data.length;
-        int fragment = settings.fragmentBytes();
+        int fragment = engine.fragmentBytes;
         ByteBuffer out = engine.out;
         for (int offset = 0; offset < total || offset == 0; offset += fragment) {
             int length = Math.min(fragment, total - offset);
@@ -314,7 +320,7 @@ final class McastChannel {
     void sendNack(int seq, Plan plan, int firstMissing) {
         sendControl(Packet.NACK, (byte) 0, seq, plan.root, firstMissing, -1);
         if (addresses != null) {
-            sendControl(Packet.NACK, (byte) 0, seq, plan.root, firstMissing, plan.collector[rank]);
+            sendControl(Packet.NACK, Packet.DIRECT, seq, plan.root, firstMissing, plan.collector[rank]);
         }
         engine.counters.nacks++;
     }
@@ -334,14 +340,19 @@ final class McastChannel {
         switch (Packet.kind(in)) {
             case Packet.DATA -> receiveData(in, sender, seq);
             case Packet.ACK -> {
-                acked[sender] = Math.max(acked[sender], seq);
-                release();
+                if ((Packet.flags(in) & Packet.HELD) != 0) {
+                    held(seq);
+                } else {
+                    acked[sender] = Math.max(acked[sender], seq);
+                    release();
+                }
             }
             case Packet.GROUP_ACK -> {
                 groupAcked[sender] = Math.max(groupAcked[sender], seq);
                 release();
             }
-            case Packet.NACK -> receiveNack(seq);
+            case Packet.NACK -> receiveNack(seq, sender, (Packet.flags(in) & Packet.DIRECT) != 0);
+            case Packet.ACK_REQUEST -> questions.add(new long[] {seq, Packet.root(in), sender});
             default -> engine.counters.strays++;
         }
     }
@@ -377,7 +388,7 @@ final class McastChannel {
                 engine.counters.overruns++;
                 return;
             }
-            assembly = new Assembly(Packet.total(in), settings.fragmentBytes());
+            assembly = new Assembly(Packet.total(in), engine.fragmentBytes);
             assemblies.put(seq, assembly);
         }
         in.position(Packet.HEADER);
@@ -386,18 +397,75 @@ final class McastChannel {
         }
     }
 
-    private void receiveNack(int seq) {
+    /**
+     * Another receiver's NACK (multicast: keep quiet a while) or one to this rank as collector:
+     * in the NACK scheme the message goes out again to the group (at most every half NACK delay,
+     * as several receivers may miss the same), otherwise to the one who asked.
+     */
+    private void receiveNack(int seq, int sender, boolean direct) {
         long now = System.nanoTime();
-        nackHeard.put(seq, now);
-        if (nackHeard.size() > 4 * settings.window()) {
-            nackHeard.keySet().removeIf(s -> s <= delivered);
+        if (!direct) {
+            nackHeard.put(seq, now);
+            if (nackHeard.size() > 4 * settings.window()) {
+                nackHeard.keySet().removeIf(s -> s <= delivered);
+            }
+            return;
         }
         for (Slot slot : slots) {
-            if (slot.seq == seq && slot.root == rank && now - slot.lastSent >= settings.nackDelayNanos() / 2) {
-                sendData(slot, Packet.RETRANSMIT, -1);
-                slot.lastSent = now;
+            if (slot.seq != seq) {
+                continue;
+            }
+            if (settings.reliability() == Reliability.NACK && slot.root == rank) {
+                if (now - slot.lastSent >= settings.nackDelayNanos() / 2) {
+                    sendData(slot, Packet.RETRANSMIT, -1);
+                    slot.lastSent = now;
+                    engine.counters.retransmissions++;
+                }
+            } else {
+                sendData(slot, Packet.RETRANSMIT, sender);
                 engine.counters.retransmissions++;
             }
+        }
+    }
+
+    /** A receiver holds message {@code seq} but its call has not taken it: its timer starts again, to ask again. */
+    private void held(int seq) {
+        long now = System.nanoTime();
+        for (Slot slot : slots) {
+            if (slot.seq == seq) {
+                slot.asked = false;
+                slot.lastSent = now;
+            }
+        }
+    }
+
+    /**
+     * Answers the roots' and co-roots' questions of this progress turn, after every datagram
+     * that had arrived was taken: a message still in the socket's queue is not missing.
+     */
+    void answerQuestions() {
+        for (long[] q : questions) {
+            answer((int) q[0], (int) q[1], (int) q[2]);
+        }
+        questions.clear();
+    }
+
+    /** A root or co-root asks about broadcast {@code seq}: acknowledge it, or say it is missing. */
+    private void answer(int seq, int root, int asker) {
+        if (addresses == null || root < 0 || root >= acked.length) {
+            return;
+        }
+        if (topology.plan(root).role[rank] == Role.COROOT) {
+            sendGroupAck(root, true);
+        } else if (isDelivered(seq)) {
+            sendControl(Packet.ACK, (byte) 0, delivered, 0, 0, asker);
+            engine.counters.acks++;
+        } else if (assembled(seq) != null) {
+            sendControl(Packet.ACK, Packet.HELD, seq, root, 0, asker);
+        } else {
+            Assembly partial = assemblies.get(seq);
+            sendControl(Packet.NACK, Packet.DIRECT, seq, root, partial == null ? 0 : partial.firstMissing(), asker);
+            engine.counters.nacks++;
         }
     }
 
@@ -414,36 +482,46 @@ final class McastChannel {
         release();
         for (Slot slot : slots) {
             if (now - slot.lastSent >= slot.timeout) {
-                retransmit(slot, now);
+                timedOut(slot, now);
             }
         }
     }
 
     /**
-     * Sends {@code slot} again to whoever has not acknowledged it, asking for an acknowledgement at
-     * once: multicast if the root has several such ranks, else to each; co-roots are only asked.
+     * No acknowledgement from some ranks in time. The first time they are asked (most often the
+     * message arrived and the acknowledgement waits for the M-th message; a rank that misses it
+     * says so and gets it at once); after that the message is sent again, asking for an
+     * acknowledgement at once: multicast if the root has several such ranks, else to each.
+     * Co-roots, which had it point-to-point, are only asked.
      */
-    private void retransmit(Slot slot, long now) {
+    private void timedOut(Slot slot, long now) {
         if (addresses == null) {
             return;
         }
         int[] laggards = Arrays.stream(slot.members).filter(m -> acked[m] < slot.seq).toArray();
-        byte flags = Packet.RETRANSMIT | Packet.ACK_NOW;
-        if (slot.root == rank && laggards.length > 1) {
-            sendData(slot, flags, -1);
-        } else {
+        if (!slot.asked) {
             for (int m : laggards) {
-                sendData(slot, flags, m);
+                sendControl(Packet.ACK_REQUEST, (byte) 0, slot.seq, slot.root, 0, m);
             }
+            slot.asked = true;
+        } else {
+            byte flags = Packet.RETRANSMIT | Packet.ACK_NOW;
+            if (slot.root == rank && laggards.length > 1) {
+                sendData(slot, flags, -1);
+            } else {
+                for (int m : laggards) {
+                    sendData(slot, flags, m);
+                }
+            }
+            engine.counters.retransmissions++;
         }
         for (int c : slot.coroots) {
             if (groupAcked[c] < slot.seq) {
-                sendControl(Packet.DATA, Packet.ACK_NOW, slot.seq, rank, 0, c);
+                sendControl(Packet.ACK_REQUEST, (byte) 0, slot.seq, rank, 0, c);
             }
         }
         slot.lastSent = now;
         slot.timeout = Math.min(2 * slot.timeout, MAX_TIMEOUT);
-        engine.counters.retransmissions++;
     }
 
     // ---- dynamic attach -------------------------------------------------------------------------

@@ -18,17 +18,20 @@ import org.jmca.mca.param.ParamType;
 import org.jmca.mca.param.ParameterRegistrar;
 import org.jmca.mca.param.ParameterSpec;
 import org.jmca.mca.progress.ProgressEngine;
+import org.jmca.mca.verbs.UdDevice;
 
 /**
  * {@code coll/mcast}: broadcast over IP multicast made reliable (the paper on InfiniBand hardware
  * multicast, on UDP). Off unless {@code coll_mcast_enable} is set, as multicast is often not
- * routed where jobs run; then at priority 50, above coll/tuned, for broadcast and allreduce. It
+ * routed where jobs run; then at priority 50, above coll/tuned, for broadcast, allreduce and
+ * (SMP-aware) alltoall. It
  * declines, saying why, a communicator of one rank, one whose ranks share one host (shared
  * memory serves them better, unless SMP awareness is off), and every communicator of a process
  * where no interface carries multicast.
  */
 public final class McastCollComponent implements CollComponent {
     private Param<Boolean> enable;
+    private Param<Carrier.Kind> carrier;
     private Param<Reliability> reliability;
     private Param<Integer> coroots;
     private Param<Integer> window;
@@ -40,6 +43,7 @@ public final class McastCollComponent implements CollComponent {
     private Param<Boolean> smpAware;
     private Param<Integer> attachWaitMicros;
     private Param<Integer> detachAfter;
+    private Param<Long> alltoallMaxBlock;
     private Param<List<String>> ifInclude;
     private Param<Integer> port;
     private Param<Double> dropRate;
@@ -66,6 +70,11 @@ public final class McastCollComponent implements CollComponent {
         enable = registrar.register(ParameterSpec.builder("enable", ParamType.BOOL, false)
                 .help("Broadcast (and allreduce) over IP multicast made reliable; off by default, since multicast is"
                         + " often not routed where jobs run.").level(2).build());
+        carrier = registrar.register(ParameterSpec.builder("carrier", ParamType.enumOf(Carrier.Kind.class),
+                        Carrier.Kind.UDP)
+                .help("udp: IP multicast over UDP on coll_mcast_if_include's interface; verbs: UD multicast on the"
+                        + " device btl/verbs opened (--mca btl self,sm,verbs; btl_verbs_device soft for the software"
+                        + " device), the paper's own carrier.").level(3).build());
         reliability = registrar.register(ParameterSpec.builder("reliability", ParamType.enumOf(Reliability.class),
                         Reliability.ACK)
                 .help("ack: receivers acknowledge every coll_mcast_ack_every-th message, skewed by rank, and the root"
@@ -74,7 +83,8 @@ public final class McastCollComponent implements CollComponent {
                         + " nack: receivers ask for what they miss, and keep quiet when another just asked.").level(4)
                 .build());
         coroots = registrar.register(ParameterSpec.builder("coroots", ParamType.INT, 2)
-                .help("Co-roots per broadcast in the coroot scheme.").level(5).build());
+                .help("Co-roots per broadcast in the coroot scheme (0: the root collects every acknowledgement).")
+                .level(5).build());
         window = registrar.register(ParameterSpec.builder("window", ParamType.INT, 32)
                 .help("Messages a root (or co-root) keeps for retransmission until acknowledged: its sliding window, and"
                         + " the credits of every receiver (the early messages it holds).").level(5).build());
@@ -101,6 +111,10 @@ public final class McastCollComponent implements CollComponent {
         detachAfter = registrar.register(ParameterSpec.builder("detach_after", ParamType.INT, 64)
                 .help("An attached rank leaves the group again after this many broadcasts in a row that its leader"
                         + " served first.").level(6).build());
+        alltoallMaxBlock = registrar.register(ParameterSpec.builder("alltoall_max_block", ParamType.SIZE, 2048L)
+                .help("SMP-aware: alltoall with blocks up to this size goes through one leader per host (intra-host"
+                        + " gather, inter-host exchange, intra-host scatter; the paper's model puts the cut-off near"
+                        + " 2 KiB); larger blocks go to the component below.").level(4).build());
         ifInclude = registrar.register(ParameterSpec.builder("if_include", ParamType.LIST, List.of())
                 .help("The interface to multicast on, by name or subnet (eth0, 10.0.0.0/8); by default the first"
                         + " interface that is up, not loopback and multicast-capable.").level(3).build());
@@ -147,30 +161,52 @@ public final class McastCollComponent implements CollComponent {
     /** The process's engine, opened at the first communicator; null (and {@link #unavailable} says why) if it cannot be. */
     private synchronized McastEngine engine(CollCommunicator communicator, McastSettings settings) {
         if (engine == null && unavailable == null) {
-            NetworkAddresses.Address address = chooseAddress();
-            if (address == null) {
-                unavailable = ifInclude.get().isEmpty()
-                        ? "no IPv4 interface is up, multicast-capable and not loopback (coll_mcast_if_include names one)"
-                        : "coll_mcast_if_include=" + String.join(",", ifInclude.get()) + " (" + ifInclude.source()
-                                + ") selects no interface that supports multicast";
-                return null;
-            }
             int job = communicator.jobId().hashCode();
-            int udpPort = port.get() != 0 ? port.get() : 10_000 + Math.floorMod(job * 31, 20_000);
-            try {
-                NetworkInterface nic = NetworkInterface.getByName(address.interfaceName());
-                UdpCarrier carrier = UdpCarrier.open(nic, (Inet4Address) address.address(), udpPort);
-                engine = new McastEngine(carrier, settings, job, communicator.jobRank(communicator.rank()));
-            } catch (IOException e) {
-                unavailable = "cannot multicast on " + address.interfaceName() + ": " + e.getMessage();
+            Carrier opened = carrier.get() == Carrier.Kind.VERBS ? openVerbs() : openUdp(job, !settings.smpAware());
+            if (opened == null) {
                 return null;
             }
+            engine = new McastEngine(opened, settings, job, communicator.jobRank(communicator.rank()));
             ProgressEngine progress = communicator.progressEngine();
             if (progress != null) {
                 progressRegistration = progress.register(engine::progress, ProgressEngine.Priority.LOW);
             }
         }
         return engine;
+    }
+
+    private Carrier openUdp(int job, boolean loopback) {
+        NetworkAddresses.Address address = chooseAddress();
+        if (address == null) {
+            unavailable = ifInclude.get().isEmpty()
+                    ? "no IPv4 interface is up, multicast-capable and not loopback (coll_mcast_if_include names one)"
+                    : "coll_mcast_if_include=" + String.join(",", ifInclude.get()) + " (" + ifInclude.source()
+                            + ") selects no interface that supports multicast";
+            return null;
+        }
+        int udpPort = port.get() != 0 ? port.get() : 10_000 + Math.floorMod(job * 31, 20_000);
+        try {
+            NetworkInterface nic = NetworkInterface.getByName(address.interfaceName());
+            return UdpCarrier.open(nic, (Inet4Address) address.address(), udpPort, loopback);
+        } catch (IOException e) {
+            unavailable = "cannot multicast on " + address.interfaceName() + ": " + e.getMessage();
+            return null;
+        }
+    }
+
+    private Carrier openVerbs() {
+        UdDevice device = UdDevice.published().orElse(null);
+        if (device == null) {
+            unavailable = "coll_mcast_carrier=verbs (" + carrier.source() + "), but btl/verbs is not running in this"
+                    + " process (--mca btl self,sm,verbs --mca btl_verbs_device soft)";
+            return null;
+        }
+        try {
+            return new VerbsCarrier(device);
+        } catch (RuntimeException e) {
+            unavailable = "cannot open a UD queue pair on " + device.description() + ": " + e.getMessage();
+            return null;
+        }
     }
 
     private NetworkAddresses.Address chooseAddress() {
@@ -191,7 +227,11 @@ public final class McastCollComponent implements CollComponent {
     }
 
     McastSettings settings() {
-        positive(window, coroots, ackEvery, retransmitMicros, nackDelayMicros, detachAfter);
+        positive(window, ackEvery, retransmitMicros, nackDelayMicros, detachAfter);
+        if (coroots.get() < 0) {
+            throw new McaException("coll_mcast_coroots=" + coroots.get() + " (" + coroots.source()
+                    + ") must not be negative");
+        }
         if (ackEvery.get() > window.get()) {
             throw new McaException("coll_mcast_ack_every=" + ackEvery.get() + " (" + ackEvery.source()
                     + ") is larger than coll_mcast_window=" + window.get() + " (" + window.source()
@@ -218,7 +258,7 @@ public final class McastCollComponent implements CollComponent {
         }
         return new McastSettings(reliability.get(), coroots.get(), window.get(), ackEvery.get(), maxSize.get(),
                 (int) fragment, retransmitMicros.get() * 1000L, nackDelayMicros.get() * 1000L, smpAware.get(),
-                attachWaitMicros.get() * 1000L, detachAfter.get(),
+                attachWaitMicros.get() * 1000L, detachAfter.get(), alltoallMaxBlock.get(),
                 new FaultInjection.Rates(dropRate.get(), dupRate.get(), reorderRate.get(), faultSeed.get()));
     }
 

@@ -11,9 +11,10 @@ import org.jmca.mca.coll.CollRequest;
 import org.jmca.mca.coll.CollTable;
 
 /**
- * coll/mcast on one communicator: broadcast over the reliable multicast, and allreduce as a
- * reduce to rank 0 (by the module below) followed by a multicast broadcast. Messages above
- * {@code coll_mcast_max_size} go to the module below (coll/tuned), as the paper does.
+ * coll/mcast on one communicator: broadcast over the reliable multicast, allreduce as a reduce to
+ * rank 0 (by the module below) followed by a multicast broadcast, and, SMP-aware, alltoall through
+ * one leader per host. Messages above {@code coll_mcast_max_size} (blocks above
+ * {@code coll_mcast_alltoall_max_block}) go to the module below (coll/tuned), as the paper does.
  */
 final class McastCollModule implements CollModule {
     private final McastEngine engine;
@@ -29,7 +30,8 @@ final class McastCollModule implements CollModule {
 
     @Override
     public Set<CollFunction> provides() {
-        return EnumSet.of(CollFunction.BCAST, CollFunction.ALLREDUCE);
+        return engine.settings.smpAware() ? EnumSet.of(CollFunction.BCAST, CollFunction.ALLREDUCE, CollFunction.ALLTOALL)
+                : EnumSet.of(CollFunction.BCAST, CollFunction.ALLREDUCE);
     }
 
     @Override
@@ -40,6 +42,15 @@ final class McastCollModule implements CollModule {
     @Override
     public CollRequest start(CollFunction function, CollCall call) {
         long bytes = call.bytes(call.count());
+        if (function == CollFunction.ALLTOALL) {
+            if (bytes > engine.settings.alltoallMaxBlock()) {
+                log(function, bytes, "point-to-point by " + below.provider(function).orElseThrow().component()
+                        + " (blocks above coll_mcast_alltoall_max_block=" + engine.settings.alltoallMaxBlock() + ")");
+                return below.module(function).start(function, call);
+            }
+            log(function, bytes, "through one leader per host");
+            return bytes == 0 ? CollRequest.COMPLETE : new LeaderAlltoall(communicator, channel.topology, call);
+        }
         if (bytes > engine.settings.maxBytes()) {
             synchronized (engine) {
                 engine.counters.fallbacks++;
@@ -84,6 +95,10 @@ final class McastCollModule implements CollModule {
             case COROOT -> s.coroots() + " co-roots, ack every " + s.ackEvery();
             case NACK -> "nack";
         };
+        if (function == CollFunction.ALLTOALL) {
+            return "through one leader per host, blocks up to " + s.alltoallMaxBlock() + " B, on "
+                    + channel.topology.hosts() + " hosts";
+        }
         return (function == CollFunction.ALLREDUCE ? "reduce, then " : "") + "multicast up to " + s.maxBytes()
                 + " B (" + scheme + ", window " + s.window() + (s.smpAware() ? ", SMP-aware on "
                 + channel.topology.hosts() + " hosts" : "") + ") on " + engine.description();

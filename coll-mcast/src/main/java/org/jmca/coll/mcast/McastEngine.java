@@ -1,7 +1,5 @@
 package org.jmca.coll.mcast;
 
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
@@ -16,12 +14,11 @@ import org.jmca.mca.coll.CollCommunicator;
  * Every method runs under the engine's lock.
  */
 final class McastEngine implements AutoCloseable {
-    /** Datagrams taken per progress turn at most, so one turn stays short. */
-    private static final int BURST = 64;
-
     final McastSettings settings;
     final Carrier carrier;
     final int job;
+    /** Message bytes per datagram: coll_mcast_fragment_size, or less where the carrier's datagrams are smaller. */
+    final int fragmentBytes;
     final McastCounters counters = new McastCounters();
     final ByteBuffer out = ByteBuffer.allocate(Packet.MAX_DATAGRAM).order(ByteOrder.LITTLE_ENDIAN);
     private final ByteBuffer in = ByteBuffer.allocate(Packet.MAX_DATAGRAM).order(ByteOrder.LITTLE_ENDIAN);
@@ -37,6 +34,7 @@ final class McastEngine implements AutoCloseable {
         this.carrier = carrier;
         this.settings = settings;
         this.job = job;
+        this.fragmentBytes = Math.min(settings.fragmentBytes(), carrier.maxDatagram() - Packet.HEADER);
         this.faults = new FaultInjection(settings.faults(), stream);
     }
 
@@ -81,21 +79,15 @@ final class McastEngine implements AutoCloseable {
         return h;
     }
 
-    /** The group of a communicator: in 239.64.0.0/10 by the job and the communicator, so jobs and communicators rarely share one. */
-    private InetAddress groupOf(int identity) {
-        int h = Integer.rotateLeft(job * 0x9E3779B1 + identity * 0x85EBCA6B, 13) * 0xC2B2AE35;
-        byte[] address = {(byte) 239, (byte) (64 | (h >>> 16) & 0x3f), (byte) (h >>> 8), (byte) h};
-        try {
-            return InetAddress.getByAddress(address);
-        } catch (UnknownHostException e) {
-            throw new IllegalStateException(e);
-        }
+    /** The group of a communicator, by the job and the communicator, so jobs and communicators rarely share one. */
+    private int groupOf(int identity) {
+        return Integer.rotateLeft(job * 0x9E3779B1 + identity * 0x85EBCA6B, 13) * 0xC2B2AE35;
     }
 
     /** One turn: the datagrams that arrived, then every channel's timers. */
     synchronized int progress() {
         int events = 0;
-        while (events < BURST && faults.receive(carrier, in)) {
+        while (faults.receive(carrier, in)) {
             events++;
             if (in.remaining() < Packet.HEADER || Packet.job(in) != job) {
                 counters.strays++;
@@ -111,6 +103,7 @@ final class McastEngine implements AutoCloseable {
         if (!channels.isEmpty()) {
             long now = System.nanoTime();
             for (McastChannel channel : channels) {
+                channel.answerQuestions();
                 channel.tick(now);
             }
             channels.removeIf(this::removeIfDone);

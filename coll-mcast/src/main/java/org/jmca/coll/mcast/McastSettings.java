@@ -14,10 +14,11 @@ package org.jmca.coll.mcast;
  * @param smpAware         one leader per host receives the multicast and passes it on over shared memory
  * @param attachWaitNanos  a rank that waits longer than this for its late leader joins the group itself
  * @param detachAfter      an attached rank leaves the group after this many calls its leader served first
+ * @param alltoallMaxBlock larger alltoall blocks go to the module below; smaller ones through the leaders
  */
 record McastSettings(Reliability reliability, int coroots, int window, int ackEvery, long maxBytes, int fragmentBytes,
                      long retransmitNanos, long nackDelayNanos, boolean smpAware, long attachWaitNanos, int detachAfter,
-                     FaultInjection.Rates faults) {
+                     long alltoallMaxBlock, FaultInjection.Rates faults) {
 
     /** How often a receiver acknowledges: every M-th message, or in the NACK scheme every half window. */
     int ackInterval() {

@@ -8,8 +8,8 @@ import java.nio.ByteBuffer;
  * <pre>
  *  0 job       the job's number: datagrams of other jobs on the same port are dropped
  *  4 comm      the communicator (its context and members)
- *  8 kind      DATA, ACK, NACK or GROUP_ACK
- *  9 flags     RETRANSMIT, ACK_NOW
+ *  8 kind      DATA, ACK, NACK, GROUP_ACK or ACK_REQUEST
+ *  9 flags     RETRANSMIT, ACK_NOW, DIRECT, HELD
  * 12 sender    the sender's rank in the communicator
  * 16 seq       the broadcast's number on the communicator (every rank counts its calls alike); for ACK
  *              and GROUP_ACK the highest message delivered (or served, for a co-root's group)
@@ -27,10 +27,16 @@ final class Packet {
     static final byte ACK = 2;
     static final byte NACK = 3;
     static final byte GROUP_ACK = 4;
+    /** A root or co-root asks whether a message arrived: the answer is an ACK, a group ACK, or a NACK. */
+    static final byte ACK_REQUEST = 5;
 
     static final byte RETRANSMIT = 1;
     /** The receiver answers with an acknowledgement at once, even if it already has the message. */
     static final byte ACK_NOW = 2;
+    /** A NACK sent to the collector alone (the NACK scheme also multicasts one, so others keep quiet). */
+    static final byte DIRECT = 4;
+    /** An ACK that answers a question about a message the receiver holds whole but has not delivered yet (seq: that one). */
+    static final byte HELD = 8;
 
     private Packet() {
     }

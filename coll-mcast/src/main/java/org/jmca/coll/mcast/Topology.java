@@ -60,14 +60,21 @@ final class Topology {
             this.multicasts = multicasts;
         }
 
+        /** By collector: the members whose acknowledgements free a message there. */
+        private final Map<Integer, int[]> members = new HashMap<>();
+        private int[] coroots;
+
         /** The members whose acknowledgements free a message at {@code collector}. */
         int[] members(int collector) {
-            return select(r -> role[r] == Role.MEMBER && this.collector[r] == collector);
+            return members.computeIfAbsent(collector, c -> select(r -> role[r] == Role.MEMBER && this.collector[r] == c));
         }
 
         /** The co-roots, whose group acknowledgements free a message at the root. */
         int[] coroots() {
-            return select(r -> role[r] == Role.COROOT);
+            if (coroots == null) {
+                coroots = select(r -> role[r] == Role.COROOT);
+            }
+            return coroots;
         }
 
         private int[] select(java.util.function.IntPredicate wanted) {
@@ -112,6 +119,16 @@ final class Topology {
 
     boolean sameHost(int a, int b) {
         return hostOf[a] == hostOf[b];
+    }
+
+    /** The host of {@code rank}, numbered in the order of the hosts' first ranks. */
+    int hostOf(int rank) {
+        return hostOf[rank];
+    }
+
+    /** The ranks of host {@code host}, ascending; the first is the host's leader. */
+    int[] ranksOf(int host) {
+        return java.util.stream.IntStream.range(0, hostOf.length).filter(r -> hostOf[r] == host).toArray();
     }
 
     /** Whether {@code rank} joins the multicast group from the start (every rank, or a host's designated leader). */

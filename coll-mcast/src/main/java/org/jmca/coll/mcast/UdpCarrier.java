@@ -31,8 +31,8 @@ final class UdpCarrier implements Carrier {
     private final DatagramChannel groups;
     private final DatagramChannel direct;
     private final long address;
-    private final Map<InetAddress, MembershipKey> memberships = new HashMap<>();
-    private final Map<InetAddress, InetSocketAddress> groupTargets = new HashMap<>();
+    private final Map<Integer, MembershipKey> memberships = new HashMap<>();
+    private final Map<Integer, InetSocketAddress> groupTargets = new HashMap<>();
     private final Map<Long, InetSocketAddress> unicastTargets = new HashMap<>();
     /** Datagrams the kernel refused (its send buffer full): lost, as the network may lose them. */
     long refused;
@@ -67,14 +67,19 @@ final class UdpCarrier implements Carrier {
     /**
      * Opens the carrier on {@code nic}'s address {@code local} and checks that a datagram sent to a
      * group comes back to this host; throws {@link IOException} saying why not.
+     *
+     * @param loopback whether this host's own sockets receive what it multicasts: needed only when
+     *                 several ranks of a host take the multicast (not SMP-aware); otherwise its
+     *                 kernel would deliver every datagram back to the sender for nothing
      */
-    static UdpCarrier open(NetworkInterface nic, Inet4Address local, int port) throws IOException {
+    static UdpCarrier open(NetworkInterface nic, Inet4Address local, int port, boolean loopback) throws IOException {
         if (!nic.supportsMulticast()) {
             throw new IOException("interface " + nic.getName() + " does not support multicast");
         }
         UdpCarrier carrier = new UdpCarrier(nic, local, port);
         try {
             carrier.probe();
+            carrier.direct.setOption(StandardSocketOptions.IP_MULTICAST_LOOP, loopback);
             return carrier;
         } catch (IOException | RuntimeException e) {
             carrier.close();
@@ -82,11 +87,12 @@ final class UdpCarrier implements Carrier {
         }
     }
 
-    /** Sends a datagram to a group of its own and waits up to a second for it to come back. */
+    /** Sends a datagram to a group of its own (in 239.255.0.0/16) and waits up to a second for it to come back. */
     private void probe() throws IOException {
         long token = ThreadLocalRandom.current().nextLong();
-        InetAddress group = InetAddress.getByName("239.255." + (int) ((token >>> 8) & 0xff) + "." + (int) (token & 0xff));
-        join(group);
+        InetAddress group = InetAddress.getByAddress(new byte[] {(byte) 239, (byte) 255, (byte) (token >>> 8),
+            (byte) token});
+        MembershipKey membership = groups.join(group, nic);
         try {
             ByteBuffer in = ByteBuffer.allocate(64);
             ByteBuffer out = ByteBuffer.allocate(8).putLong(0, token);
@@ -107,7 +113,7 @@ final class UdpCarrier implements Carrier {
             throw new IOException("a datagram multicast on " + nic.getName() + " (" + local.getHostAddress()
                     + ") to port " + port + " did not come back within 1 s: no multicast route");
         } finally {
-            leave(group);
+            membership.drop();
         }
     }
 
@@ -122,19 +128,36 @@ final class UdpCarrier implements Carrier {
     }
 
     @Override
-    public void join(InetAddress group) {
+    public int maxDatagram() {
+        return Packet.MAX_DATAGRAM;
+    }
+
+    /** Group {@code group}'s address: in 239.64.0.0/10, away from the probe's 239.255.0.0/16. */
+    private static InetAddress addressOf(int group) {
+        int h = group * 0x9E3779B1;
+        try {
+            return InetAddress.getByAddress(new byte[] {(byte) 239, (byte) (64 | (h >>> 16) & 0x3f), (byte) (h >>> 8),
+                (byte) h});
+        } catch (UnknownHostException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    public void join(int group) {
         if (!memberships.containsKey(group)) {
+            InetAddress address = addressOf(group);
             try {
-                memberships.put(group, groups.join(group, nic));
+                memberships.put(group, groups.join(address, nic));
             } catch (IOException e) {
-                throw new UncheckedIOException("coll/mcast: cannot join " + group.getHostAddress() + " on "
+                throw new UncheckedIOException("coll/mcast: cannot join " + address.getHostAddress() + " on "
                         + nic.getName() + ": " + e.getMessage(), e);
             }
         }
     }
 
     @Override
-    public void leave(InetAddress group) {
+    public void leave(int group) {
         MembershipKey key = memberships.remove(group);
         if (key != null) {
             key.drop();
@@ -142,8 +165,8 @@ final class UdpCarrier implements Carrier {
     }
 
     @Override
-    public void multicast(InetAddress group, ByteBuffer packet) {
-        send(packet, groupTargets.computeIfAbsent(group, g -> new InetSocketAddress(g, port)));
+    public void multicast(int group, ByteBuffer packet) {
+        send(packet, groupTargets.computeIfAbsent(group, g -> new InetSocketAddress(addressOf(g), port)));
     }
 
     @Override

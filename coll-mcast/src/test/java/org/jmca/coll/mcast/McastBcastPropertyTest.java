@@ -36,7 +36,7 @@ class McastBcastPropertyTest {
 
         McastSettings settings() {
             return new McastSettings(reliability, coroots, window, ackEvery, 64 * 1024, fragment, 1_000_000L,
-                    200_000L, smpAware, 800_000L, 4, new FaultInjection.Rates(drop, duplicate, reorder, seed));
+                    200_000L, smpAware, 800_000L, 4, 2048, new FaultInjection.Rates(drop, duplicate, reorder, seed));
         }
     }
 

@@ -21,8 +21,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * coll/mcast through the real launcher: random broadcasts on the world, a split and a dup, with
  * loss, duplication and reordering injected, in every reliability scheme, on one host (every rank
- * on the multicast) and on three namespace hosts (SMP-aware, block and cyclic placement); a rank
- * that dies in a broadcast; the reasons it declines; a bad parameter.
+ * on the multicast, over UDP and over UD multicast on the software verbs device) and on three
+ * namespace hosts (SMP-aware, block and cyclic placement); a rank that dies in a broadcast; the
+ * reasons it declines; a bad parameter.
  */
 class McastTest {
     private static final Pattern COUNTERS = Pattern.compile(
@@ -77,6 +78,17 @@ class McastTest {
         assertRecovered(passedWithCounters(result, 4), reliability, drop);
     }
 
+    @ParameterizedTest(name = "{0}, {1} dropped, UD multicast on the software verbs device")
+    @CsvSource({"ack, 0.05", "nack, 0.01"})
+    void everyBroadcastArrivesWholeOverUdMulticastOnTheSoftVerbsDevice(String reliability, double drop) {
+        Jmca.Result result = new Jmca(home).mpirun(4, "McastBcasts", mcast(reliability, drop,
+                "--mca", "coll_mcast_smp_aware", "0", "--mca", "coll_mcast_carrier", "verbs",
+                "--mca", "btl", "self,sm,verbs", "--mca", "btl_verbs_device", "soft", "--mca", "coll_base_verbose", "1"),
+                "150", "4");
+        assertRecovered(passedWithCounters(result, 4), reliability, drop);
+        assertThat(result.err()).contains("bcast: mcast (multicast up to 65536 B", "on UD multicast on the verbs device");
+    }
+
     @Test
     void aRankThatDiesInABroadcastEndsTheJobNamingIt() {
         long start = System.nanoTime();
@@ -106,6 +118,13 @@ class McastTest {
                 "--mca", "coll_base_verbose", "1"), "10", "1");
         assertThat(noMulticast.status()).as(noMulticast.err()).isZero();
         assertThat(noMulticast.err()).contains("coll/mcast: declined: coll_mcast_if_include=lo", "multicast");
+
+        Jmca.Result noVerbs = new Jmca(home).mpirun(2, "McastBcasts", List.of("--mca", "coll_mcast_enable", "1",
+                "--mca", "coll_mcast_smp_aware", "0", "--mca", "coll_mcast_carrier", "verbs",
+                "--mca", "coll_base_verbose", "1"), "10", "1");
+        assertThat(noVerbs.status()).as(noVerbs.err()).isZero();
+        assertThat(noVerbs.err()).contains("coll/mcast: declined: coll_mcast_carrier=verbs (command line",
+                "btl/verbs is not running in this process");
     }
 
     @Test
@@ -147,6 +166,21 @@ class McastTest {
             line.addAll(List.of("-cp", Jmca.PROGRAMS.toString(), "org.jmca.tests.programs.McastBcasts", "150", "9"));
             Jmca.Result result = new Jmca(home).run("jmpirun", line.toArray(String[]::new));
             assertRecovered(passedWithCounters(result, 6), reliability, drop);
+        }
+
+        /** Every collective (alltoall through the leaders, allreduce as reduce + multicast) checked, with loss. */
+        @ParameterizedTest(name = "--map-by {0}")
+        @CsvSource({"slot", "node"})
+        void theCollectivesProgramPassesWithCollMcast(String mapBy) {
+            List<String> line = mcast("ack", 0.02, "--mca", "plm_rsh_agent", "ip netns exec", "--host",
+                    hosts.hostList(2), "--map-by", mapBy, "--mca", "btl_tcp_if_include", "10.77.0.0/16",
+                    "--mca", "coll_base_verbose", "1");
+            line.addAll(List.of("-cp", Jmca.PROGRAMS.toString(), "org.jmca.tests.programs.Collectives", "20000"));
+            Jmca.Result result = new Jmca(home).run("jmpirun", line.toArray(String[]::new));
+            assertThat(result.status()).as("status; stderr: %s", result.err()).isZero();
+            assertThat(result.outLines()).filteredOn(l -> l.startsWith("PASS")).hasSize(6);
+            assertThat(result.err()).contains("MPI_COMM_WORLD: coll: alltoall: mcast (through one leader per host",
+                    "MPI_COMM_WORLD: coll: bcast: mcast (multicast up to", "allreduce: mcast (reduce, then multicast");
         }
     }
 }
