@@ -15,7 +15,8 @@ import java.nio.ByteBuffer;
  *              and GROUP_ACK the highest message delivered (or served, for a co-root's group)
  * 20 root      the broadcast's root
  * 24 total     the message's length
- * 28 offset    the fragment's offset (NACK: the first byte missing)
+ * 28 offset    the fragment's offset (NACK: the first byte missing; ACK: the receiver's credits, the
+ *              early messages it can still hold)
  * </pre>
  */
 final class Packet {

@@ -49,7 +49,7 @@ final class McastJob {
             threads.add(Thread.ofPlatform().name("rank-" + me).start(() -> {
                 McastEngine engine = null;
                 try {
-                    engine = new McastEngine(MulticastHere.open(), settings, 77, me);
+                    engine = new McastEngine(MulticastHere.open(), settings, MulticastHere.port(), me);
                     engines.add(engine);
                     CollCommunicator worldComm = fabric.communicator(10, me, world, hosts);
                     McastChannel worldChannel = engine.open(worldComm, new Topology(hosts, settings));
@@ -109,11 +109,11 @@ final class McastJob {
         if (threads.stream().anyMatch(Thread::isAlive)) {
             StringBuilder stacks = new StringBuilder();
             for (Thread thread : threads) {
-                stacks.append(thread.getName()).append(' ').append(List.of(thread.getStackTrace()).subList(0,
-                        Math.min(6, thread.getStackTrace().length))).append('\n');
+                StackTraceElement[] stack = thread.getStackTrace();
+                stacks.append(thread.getName()).append(' ')
+                        .append(List.of(stack).subList(0, Math.min(6, stack.length))).append('\n');
             }
             failure.compareAndSet(null, "no progress for " + timeoutSeconds + " s:\n" + stacks);
-            failure.set(failure.get());
             threads.forEach(Thread::interrupt);
             for (Thread thread : threads) {
                 thread.join(5000);

@@ -71,7 +71,7 @@ class McastTest {
     }
 
     @ParameterizedTest(name = "{0}, {1} dropped, one host")
-    @CsvSource({"ack, 0", "ack, 0.05", "coroot, 0.05", "nack, 0.01", "nack, 0.05"})
+    @CsvSource({"ack, 0.01", "coroot, 0.05", "nack, 0.01", "nack, 0.05"})
     void everyBroadcastArrivesWholeOnOneHost(String reliability, double drop) {
         Jmca.Result result = new Jmca(home).mpirun(4, "McastBcasts",
                 mcast(reliability, drop, "--mca", "coll_mcast_smp_aware", "0"), "150", "3");
@@ -79,7 +79,7 @@ class McastTest {
     }
 
     @ParameterizedTest(name = "{0}, {1} dropped, UD multicast on the software verbs device")
-    @CsvSource({"ack, 0.05", "nack, 0.01"})
+    @CsvSource({"ack, 0.05"})
     void everyBroadcastArrivesWholeOverUdMulticastOnTheSoftVerbsDevice(String reliability, double drop) {
         Jmca.Result result = new Jmca(home).mpirun(4, "McastBcasts", mcast(reliability, drop,
                 "--mca", "coll_mcast_smp_aware", "0", "--mca", "coll_mcast_carrier", "verbs",
@@ -159,7 +159,7 @@ class McastTest {
         }
 
         @ParameterizedTest(name = "{0}, {1} dropped, --map-by {2}")
-        @CsvSource({"ack, 0.05, slot", "coroot, 0.05, node", "nack, 0.05, slot", "nack, 0.01, node"})
+        @CsvSource({"ack, 0.05, slot", "coroot, 0.05, node", "nack, 0.05, slot"})
         void everyBroadcastArrivesWholeAcrossHosts(String reliability, double drop, String mapBy) {
             List<String> line = mcast(reliability, drop, "--mca", "plm_rsh_agent", "ip netns exec",
                     "--host", hosts.hostList(2), "--map-by", mapBy, "--mca", "btl_tcp_if_include", "10.77.0.0/16");
@@ -170,7 +170,7 @@ class McastTest {
 
         /** Every collective (alltoall through the leaders, allreduce as reduce + multicast) checked, with loss. */
         @ParameterizedTest(name = "--map-by {0}")
-        @CsvSource({"slot", "node"})
+        @CsvSource({"node"})
         void theCollectivesProgramPassesWithCollMcast(String mapBy) {
             List<String> line = mcast("ack", 0.02, "--mca", "plm_rsh_agent", "ip netns exec", "--host",
                     hosts.hostList(2), "--map-by", mapBy, "--mca", "btl_tcp_if_include", "10.77.0.0/16",
