@@ -1,6 +1,7 @@
 package org.jmca.coll.mcast;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
 import org.jmca.mca.coll.CollCall;
@@ -44,7 +45,7 @@ final class LeaderAlltoall implements CollRequest {
         this.recv = call.recv();
         // in place: the rank's blocks are in recv, which is overwritten; work from a copy
         this.send = call.inPlace() ? MemorySegment.ofArray(recv.asSlice(0, block * size)
-                .toArray(java.lang.foreign.ValueLayout.JAVA_BYTE)) : call.send();
+                .toArray(ValueLayout.JAVA_BYTE)) : call.send();
         this.host = topology.hostOf(rank);
         this.locals = topology.ranksOf(host);
         start();

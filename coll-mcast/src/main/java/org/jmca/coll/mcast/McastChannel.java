@@ -1,6 +1,7 @@
 package org.jmca.coll.mcast;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -235,7 +236,7 @@ final class McastChannel {
      * co-roots and the ranks of this host point-to-point.
      */
     void rootSend(int seq, MemorySegment message, Plan plan, int tag) {
-        byte[] copy = message.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+        byte[] copy = message.toArray(ValueLayout.JAVA_BYTE);
         long now = System.nanoTime();
         Slot slot = new Slot(seq, rank, copy, plan.members(rank), plan.coroots(), now, settings.retransmitNanos());
         slots.add(slot);
@@ -259,7 +260,7 @@ final class McastChannel {
             sendGroupAck(plan.root, false);
             return;
         }
-        byte[] copy = message.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+        byte[] copy = message.toArray(ValueLayout.JAVA_BYTE);
         slots.add(new Slot(seq, plan.root, copy, members, new int[0], System.nanoTime(), settings.retransmitNanos()));
     }
 

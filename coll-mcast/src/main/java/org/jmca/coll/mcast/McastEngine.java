@@ -115,10 +115,6 @@ final class McastEngine implements AutoCloseable {
         return carrier.description();
     }
 
-    FaultInjection faults() {
-        return faults;
-    }
-
     @Override
     public synchronized void close() {
         channels.forEach(McastChannel::close);

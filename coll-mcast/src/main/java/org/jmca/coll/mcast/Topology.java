@@ -5,6 +5,8 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntPredicate;
+import java.util.stream.IntStream;
 
 /**
  * The hosts of a communicator's ranks, and from them who does what in a broadcast from each
@@ -77,8 +79,8 @@ final class Topology {
             return coroots;
         }
 
-        private int[] select(java.util.function.IntPredicate wanted) {
-            return java.util.stream.IntStream.range(0, role.length).filter(wanted).toArray();
+        private int[] select(IntPredicate wanted) {
+            return IntStream.range(0, role.length).filter(wanted).toArray();
         }
     }
 
@@ -128,7 +130,7 @@ final class Topology {
 
     /** The ranks of host {@code host}, ascending; the first is the host's leader. */
     int[] ranksOf(int host) {
-        return java.util.stream.IntStream.range(0, hostOf.length).filter(r -> hostOf[r] == host).toArray();
+        return IntStream.range(0, hostOf.length).filter(r -> hostOf[r] == host).toArray();
     }
 
     /** Whether {@code rank} joins the multicast group from the start (every rank, or a host's designated leader). */
@@ -138,7 +140,7 @@ final class Topology {
 
     /** The ranks of {@code rank}'s host other than itself. */
     int[] othersOnHost(int rank) {
-        return java.util.stream.IntStream.range(0, hostOf.length)
+        return IntStream.range(0, hostOf.length)
                 .filter(r -> r != rank && hostOf[r] == hostOf[rank]).toArray();
     }
 
