@@ -86,7 +86,9 @@ final class McastJob {
                         for (int j = 0; j < data.length; j++) {
                             if (data[j] != expected(i, j, salt)) {
                                 failure.compareAndSet(null, "rank " + me + ", call " + i + " " + call + ": byte " + j
-                                        + " is " + data[j] + ", not " + expected(i, j, salt));
+                                        + " is " + data[j] + ", not " + expected(i, j, salt) + " (its role "
+                                        + channel.topology.plan(root).role[channel.rank] + ", attached "
+                                        + channel.attached() + ")");
                                 return;
                             }
                         }
