@@ -85,7 +85,7 @@ final class BcastCall implements CollRequest {
     private boolean receive() {
         switch (role) {
             case ROOT -> {
-                if (channel.windowFull(plan)) {
+                if (channel.windowFull()) {
                     channel.windowFull(System.nanoTime());
                     return false;
                 }

@@ -73,11 +73,6 @@ final class McastChannel {
     private final List<Slot> slots = new ArrayList<>();
     /** By rank: the highest broadcast it said it has delivered (acknowledgements to this rank). */
     private final int[] acked;
-    /**
-     * By rank: the credits it granted with its last acknowledgement, the messages beyond those it
-     * delivered that it can still hold (the paper's credit-based flow control).
-     */
-    private final int[] credit;
     /** By rank: the highest broadcast from here whose group that co-root has served. */
     private final int[] groupAcked;
     /** Collectors owed an acknowledgement since the last one sent. */
@@ -105,8 +100,6 @@ final class McastChannel {
         this.group = group;
         this.acked = new int[topology.size()];
         this.groupAcked = new int[topology.size()];
-        this.credit = new int[topology.size()];
-        Arrays.fill(credit, earlyCapacity());
         if (topology.joinsGroup(rank)) {
             engine.carrier.join(group);
             joined = true;
@@ -175,7 +168,7 @@ final class McastChannel {
             return;
         }
         for (int collector : owedAcks) {
-            sendControl(Packet.ACK, (byte) 0, delivered, 0, credits(), collector);
+            sendControl(Packet.ACK, (byte) 0, delivered, 0, 0, collector);
             engine.counters.acks++;
         }
         owedAcks.clear();
@@ -183,38 +176,14 @@ final class McastChannel {
 
     // ---- the root's and co-roots' window --------------------------------------------------------
 
-    /** Early messages a receiver holds at most, its credits when it has delivered everything. */
+    /** How far beyond what it delivered a receiver holds early messages. */
     private int earlyCapacity() {
         return 2 * settings.window();
     }
 
-    /** The credits this rank grants with an acknowledgement: the early messages it can still hold. */
-    private int credits() {
-        return Math.max(0, earlyCapacity() - assemblies.size());
-    }
-
-    /**
-     * Whether the next broadcast must wait: the window is full, or a member whose
-     * acknowledgements come here has as many of this rank's messages unacknowledged as it granted
-     * credits (never with none in flight: the member's next acknowledgement, or its answer to the
-     * window's question, brings new credits).
-     */
-    boolean windowFull(Plan plan) {
-        if (slots.size() >= settings.window()) {
-            return true;
-        }
-        for (int m : plan.members(rank)) {
-            int inFlight = 0;
-            for (Slot slot : slots) {
-                if (slot.seq > acked[m]) {
-                    inFlight++;
-                }
-            }
-            if (inFlight > 0 && inFlight >= credit[m]) {
-                return true;
-            }
-        }
-        return false;
+    /** Whether the next broadcast must wait: the window of unacknowledged messages is full. */
+    boolean windowFull() {
+        return slots.size() >= settings.window();
     }
 
     /**
@@ -382,7 +351,6 @@ final class McastChannel {
                     held(seq);
                 } else {
                     acked[sender] = Math.max(acked[sender], seq);
-                    credit[sender] = Packet.offset(in);
                     release();
                 }
             }
@@ -413,7 +381,7 @@ final class McastChannel {
         if (isDelivered(seq)) {
             engine.counters.duplicates++;
             if (ackNow && addresses != null) {
-                sendControl(Packet.ACK, (byte) 0, delivered, 0, credits(), sender);
+                sendControl(Packet.ACK, (byte) 0, delivered, 0, 0, sender);
                 engine.counters.acks++;
             }
             return;
@@ -423,7 +391,9 @@ final class McastChannel {
         }
         Assembly assembly = assemblies.get(seq);
         if (assembly == null) {
-            if (assemblies.size() >= earlyCapacity()) {
+            // held by distance from what is delivered, not by count: the next message to deliver
+            // always finds room, or early ones of several roots could fill the space and wait for it
+            if (seq - delivered > earlyCapacity()) {
                 engine.counters.overruns++;
                 return;
             }
@@ -497,7 +467,7 @@ final class McastChannel {
         if (topology.plan(root).role[rank] == Role.COROOT) {
             sendGroupAck(root, true);
         } else if (isDelivered(seq)) {
-            sendControl(Packet.ACK, (byte) 0, delivered, 0, credits(), asker);
+            sendControl(Packet.ACK, (byte) 0, delivered, 0, 0, asker);
             engine.counters.acks++;
         } else if (assembled(seq) != null) {
             sendControl(Packet.ACK, Packet.HELD, seq, root, 0, asker);

@@ -86,8 +86,8 @@ public final class McastCollComponent implements CollComponent {
                 .help("Co-roots per broadcast in the coroot scheme (0: the root collects every acknowledgement).")
                 .level(5).build());
         window = registrar.register(ParameterSpec.builder("window", ParamType.INT, 32)
-                .help("Messages a root (or co-root) keeps for retransmission until acknowledged: its sliding window, and"
-                        + " the credits of every receiver (the early messages it holds).").level(5).build());
+                .help("Messages a root (or co-root) keeps for retransmission until acknowledged: its sliding window; a"
+                        + " receiver holds early messages up to twice this far beyond what it delivered.").level(5).build());
         ackEvery = registrar.register(ParameterSpec.builder("ack_every", ParamType.INT, 10)
                 .help("A receiver acknowledges every M-th message (the paper's best: 10), at an offset of its rank so"
                         + " receivers do not all answer at once.").level(4).build());

@@ -4,8 +4,8 @@ package org.jmca.coll.mcast;
  * coll/mcast's parameters, read once per process.
  *
  * @param coroots          co-roots per broadcast in the co-root scheme
- * @param window           messages a root (or co-root) may have unacknowledged; also the credits
- *                         every receiver grants: it holds at most this many early messages
+ * @param window           messages a root (or co-root) may have unacknowledged; a receiver holds
+ *                         early messages up to twice this far beyond what it delivered
  * @param ackEvery         a receiver acknowledges every M-th message (skewed by rank)
  * @param maxBytes         larger messages go to the communicator's point-to-point broadcast
  * @param fragmentBytes    payload bytes of one datagram

@@ -15,8 +15,7 @@ import java.nio.ByteBuffer;
  *              and GROUP_ACK the highest message delivered (or served, for a co-root's group)
  * 20 root      the broadcast's root
  * 24 total     the message's length
- * 28 offset    the fragment's offset (NACK: the first byte missing; ACK: the receiver's credits, the
- *              early messages it can still hold)
+ * 28 offset    the fragment's offset (NACK: the first byte missing)
  * </pre>
  */
 final class Packet {
