@@ -78,7 +78,9 @@ final class BcastCall implements CollRequest {
             scratch = fromMulticastToo ? MemorySegment.ofArray(new byte[(int) buffer.byteSize()]) : null;
             fromAbove = channel.communicator().irecv(scratch != null ? scratch : buffer, plan.leader[rank], tag);
         }
-        nackDue = startNanos + nackDelay();
+        if (engine.settings.reliability() == Reliability.NACK) {
+            nackDue = startNanos + nackDelay();
+        }
     }
 
     /** Moves the message in; true once it is here (and passed on, for a leader). */
@@ -86,7 +88,7 @@ final class BcastCall implements CollRequest {
         switch (role) {
             case ROOT -> {
                 if (channel.windowFull()) {
-                    channel.windowFull(System.nanoTime());
+                    channel.askAboutOldest(System.nanoTime());
                     return false;
                 }
                 channel.rootSend(seq, buffer, plan, tag);

@@ -81,8 +81,12 @@ final class McastChannel {
     private final Map<Integer, int[]> served = new HashMap<>();
     /** When another rank's NACK for a broadcast was last heard (suppression). */
     private final Map<Integer, Long> nackHeard = new HashMap<>();
-    /** Questions (ACK_REQUEST: seq, root, asker) to answer at the end of the progress turn. */
-    private final List<long[]> questions = new ArrayList<>();
+    /** An ACK_REQUEST: {@code asker} wants to know whether broadcast {@code seq} from {@code root} arrived. */
+    private record Question(int seq, int root, int asker) {
+    }
+
+    /** Questions to answer at the end of the progress turn. */
+    private final List<Question> questions = new ArrayList<>();
     /** Receives of leaders' messages that an attached rank already had from the multicast. */
     private final List<PmlRequest> drains = new ArrayList<>();
     private boolean joined;
@@ -168,10 +172,15 @@ final class McastChannel {
             return;
         }
         for (int collector : owedAcks) {
-            sendControl(Packet.ACK, (byte) 0, delivered, 0, 0, collector);
-            engine.counters.acks++;
+            sendAck(collector);
         }
         owedAcks.clear();
+    }
+
+    /** Tells {@code to} that every broadcast up to {@link #delivered} is complete here. */
+    private void sendAck(int to) {
+        sendControl(Packet.ACK, (byte) 0, delivered, 0, 0, to);
+        engine.counters.acks++;
     }
 
     // ---- the root's and co-roots' window --------------------------------------------------------
@@ -190,7 +199,7 @@ final class McastChannel {
      * The window is full: the oldest message is treated as timed out (the paper's buffer
      * management), at most every quarter timeout.
      */
-    void windowFull(long now) {
+    void askAboutOldest(long now) {
         release();
         if (!slots.isEmpty()) {
             Slot oldest = slots.getFirst();
@@ -291,24 +300,20 @@ final class McastChannel {
 
     // ---- datagrams ------------------------------------------------------------------------------
 
-    /** Sends the message of {@code slot} in fragments: multicast if {@code to} is -1, else to that rank. */
+    /**
+     * Sends the message of {@code slot} in fragments: multicast if {@code to} is -1, else to that
+     * rank (never empty: the module completes a broadcast of 0 bytes at once).
+     */
     private void sendData(Slot slot, byte flags, int to) {
         int total = slot.data.length;
         int fragment = engine.fragmentBytes;
         ByteBuffer out = engine.out;
-        for (int offset = 0; offset < total || offset == 0; offset += fragment) {
+        for (int offset = 0; offset < total; offset += fragment) {
             int length = Math.min(fragment, total - offset);
             Packet.start(out, engine.job, identity, Packet.DATA, flags, rank, slot.seq, slot.root, total, offset);
             out.put(slot.data, offset, length).flip();
-            if (to < 0) {
-                engine.carrier.multicast(group, out);
-            } else {
-                engine.carrier.unicast(addresses[to], out);
-            }
+            transmit(out, to);
             engine.counters.datagrams++;
-            if (total == 0) {
-                break;
-            }
         }
     }
 
@@ -316,6 +321,11 @@ final class McastChannel {
         ByteBuffer out = engine.out;
         Packet.start(out, engine.job, identity, kind, flags, rank, seq, root, 0, offset);
         out.flip();
+        transmit(out, to);
+    }
+
+    /** Sends the datagram in {@code out} to the group if {@code to} is -1, else to that rank. */
+    private void transmit(ByteBuffer out, int to) {
         if (to < 0) {
             engine.carrier.multicast(group, out);
         } else {
@@ -359,7 +369,7 @@ final class McastChannel {
                 release();
             }
             case Packet.NACK -> receiveNack(seq, sender, (Packet.flags(in) & Packet.DIRECT) != 0);
-            case Packet.ACK_REQUEST -> questions.add(new long[] {seq, Packet.root(in), sender});
+            case Packet.ACK_REQUEST -> questions.add(new Question(seq, Packet.root(in), sender));
             default -> engine.counters.strays++;
         }
     }
@@ -381,8 +391,7 @@ final class McastChannel {
         if (isDelivered(seq)) {
             engine.counters.duplicates++;
             if (ackNow && addresses != null) {
-                sendControl(Packet.ACK, (byte) 0, delivered, 0, 0, sender);
-                engine.counters.acks++;
+                sendAck(sender);
             }
             return;
         }
@@ -453,8 +462,8 @@ final class McastChannel {
      * that had arrived was taken: a message still in the socket's queue is not missing.
      */
     void answerQuestions() {
-        for (long[] q : questions) {
-            answer((int) q[0], (int) q[1], (int) q[2]);
+        for (Question q : questions) {
+            answer(q.seq(), q.root(), q.asker());
         }
         questions.clear();
     }
@@ -467,8 +476,7 @@ final class McastChannel {
         if (topology.plan(root).role[rank] == Role.COROOT) {
             sendGroupAck(root, true);
         } else if (isDelivered(seq)) {
-            sendControl(Packet.ACK, (byte) 0, delivered, 0, 0, asker);
-            engine.counters.acks++;
+            sendAck(asker);
         } else if (assembled(seq) != null) {
             sendControl(Packet.ACK, Packet.HELD, seq, root, 0, asker);
         } else {
