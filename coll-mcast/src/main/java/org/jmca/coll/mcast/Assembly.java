@@ -3,6 +3,7 @@ package org.jmca.coll.mcast;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.util.BitSet;
+import org.jmca.mca.McaException;
 
 /** A multicast message being put together from its fragments, in whatever order they come. */
 final class Assembly {
@@ -42,7 +43,13 @@ final class Assembly {
         return fragments.nextClearBit(0) * fragmentBytes;
     }
 
-    void copyTo(MemorySegment buffer) {
+    /** Copies the message into the call's buffer, which the ranks' matching counts make as long. */
+    void copyTo(MemorySegment buffer, int root) {
+        if (buffer.byteSize() != data.length) {
+            throw new McaException("coll/mcast: the broadcast from rank " + root + " brought " + data.length
+                    + " bytes where this rank's call has " + buffer.byteSize()
+                    + " (the ranks' counts or datatypes differ)");
+        }
         MemorySegment.copy(MemorySegment.ofArray(data), 0, buffer, 0, data.length);
     }
 }

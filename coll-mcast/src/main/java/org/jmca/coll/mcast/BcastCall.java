@@ -105,7 +105,7 @@ final class BcastCall implements CollRequest {
                     askIfMissing();
                     return false;
                 }
-                assembly.copyTo(buffer);
+                assembly.copyTo(buffer, plan.root);
             }
             case LOCAL -> {
                 if (!receiveLocal()) {
@@ -134,7 +134,7 @@ final class BcastCall implements CollRequest {
         if (scratch != null) {
             Assembly assembly = channel.assembled(seq);
             if (assembly != null) {
-                assembly.copyTo(buffer);
+                assembly.copyTo(buffer, plan.root);
                 channel.drain(fromAbove);
                 channel.leaderWasFirst(false);
                 return true;

@@ -408,6 +408,9 @@ final class McastChannel {
             }
             assembly = new Assembly(Packet.total(in), engine.fragmentBytes);
             assemblies.put(seq, assembly);
+        } else if (Packet.total(in) != assembly.total()) {
+            engine.counters.strays++;
+            return;
         }
         in.position(Packet.HEADER);
         if (!assembly.add(Packet.offset(in), in)) {

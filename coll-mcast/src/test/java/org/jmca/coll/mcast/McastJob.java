@@ -1,6 +1,7 @@
 package org.jmca.coll.mcast;
 
 import java.lang.foreign.MemorySegment;
+import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -37,6 +38,9 @@ final class McastJob {
     static Outcome run(int size, String[] hosts, McastSettings settings, List<Call> calls, long timeoutSeconds)
             throws InterruptedException {
         MulticastHere.nextPort();
+        // a job number of its own, as a real job's comes from its random key: a datagram of
+        // another process that happens to use the same port is then a stray, never data
+        int job = new SecureRandom().nextInt();
         ThreadRanks fabric = new ThreadRanks("test-job-" + MulticastHere.port());
         int[] world = java.util.stream.IntStream.range(0, size).toArray();
         AtomicReference<String> failure = new AtomicReference<>();
@@ -49,7 +53,7 @@ final class McastJob {
             threads.add(Thread.ofPlatform().name("rank-" + me).start(() -> {
                 McastEngine engine = null;
                 try {
-                    engine = new McastEngine(MulticastHere.open(), settings, MulticastHere.port(), me);
+                    engine = new McastEngine(MulticastHere.open(), settings, job, me);
                     engines.add(engine);
                     CollCommunicator worldComm = fabric.communicator(10, me, world, hosts);
                     McastChannel worldChannel = engine.open(worldComm, new Topology(hosts, settings));

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.Inet4Address;
 import java.net.NetworkInterface;
 import java.net.SocketException;
+import java.security.SecureRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import net.jqwik.api.lifecycle.LifecycleContext;
 import net.jqwik.api.lifecycle.SkipExecutionHook;
@@ -14,7 +15,11 @@ import org.jmca.btl.base.NetworkAddresses;
  * as the component chooses), and a hook that skips a test, saying why, where there is none.
  */
 final class MulticastHere implements SkipExecutionHook {
-    private static final AtomicInteger PORTS = new AtomicInteger((int) (ProcessHandle.current().pid() % 5000) * 4 + 30_000);
+    /**
+     * Ports start at random below the kernel's ephemeral range: test JVMs of concurrent builds on
+     * one host (containers often give them the same pid) must not walk the same ports in step.
+     */
+    private static final AtomicInteger PORTS = new AtomicInteger(20_000 + new SecureRandom().nextInt(12_000));
     /** The port every carrier of the current test case shares (set per case by {@link #nextPort()}). */
     private static volatile int port = PORTS.get();
     private static NetworkAddresses.Address address;
