@@ -91,6 +91,10 @@ final class BcastCall implements CollRequest {
                     channel.askAboutOldest(System.nanoTime());
                     return false;
                 }
+                if (channel.outOfCredit(seq, plan)) {
+                    channel.askForCredit(seq, plan, System.nanoTime());
+                    return false;
+                }
                 channel.rootSend(seq, buffer, plan, tag);
             }
             case COROOT -> {

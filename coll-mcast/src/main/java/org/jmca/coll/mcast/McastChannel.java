@@ -73,6 +73,10 @@ final class McastChannel {
     private final List<Slot> slots = new ArrayList<>();
     /** By rank: the highest broadcast it said it has delivered (acknowledgements to this rank). */
     private final int[] acked;
+    /** By rank: the messages beyond {@code acked} it said it holds (credit-based flow control). */
+    private final int[] credits;
+    /** When this root last asked the receivers it had no credit from. */
+    private long creditAsked;
     /** By rank: the highest broadcast from here whose group that co-root has served. */
     private final int[] groupAcked;
     /** Collectors owed an acknowledgement since the last one sent. */
@@ -81,8 +85,11 @@ final class McastChannel {
     private final Map<Integer, int[]> served = new HashMap<>();
     /** When another rank's NACK for a broadcast was last heard (suppression). */
     private final Map<Integer, Long> nackHeard = new HashMap<>();
-    /** An ACK_REQUEST: {@code asker} wants to know whether broadcast {@code seq} from {@code root} arrived. */
-    private record Question(int seq, int root, int asker) {
+    /**
+     * An ACK_REQUEST: {@code asker} wants to know whether broadcast {@code seq} from {@code root}
+     * arrived, or, for {@code credit}, how far this rank has delivered.
+     */
+    private record Question(int seq, int root, int asker, boolean credit) {
     }
 
     /** Questions to answer at the end of the progress turn. */
@@ -104,6 +111,8 @@ final class McastChannel {
         this.group = group;
         this.acked = new int[topology.size()];
         this.groupAcked = new int[topology.size()];
+        this.credits = new int[topology.size()];
+        Arrays.fill(credits, settings.earlyCapacity());
         if (topology.joinsGroup(rank)) {
             engine.carrier.join(group);
             joined = true;
@@ -177,18 +186,13 @@ final class McastChannel {
         owedAcks.clear();
     }
 
-    /** Tells {@code to} that every broadcast up to {@link #delivered} is complete here. */
+    /** Tells {@code to} that every broadcast up to {@link #delivered} is complete here, and grants its credits. */
     private void sendAck(int to) {
-        sendControl(Packet.ACK, (byte) 0, delivered, 0, 0, to);
+        sendControl(Packet.ACK, (byte) 0, delivered, 0, settings.earlyCapacity(), to);
         engine.counters.acks++;
     }
 
     // ---- the root's and co-roots' window --------------------------------------------------------
-
-    /** How far beyond what it delivered a receiver holds early messages. */
-    private int earlyCapacity() {
-        return 2 * settings.window();
-    }
 
     /** Whether the next broadcast must wait: the window of unacknowledged messages is full. */
     boolean windowFull() {
@@ -205,6 +209,40 @@ final class McastChannel {
             Slot oldest = slots.getFirst();
             if (now - oldest.lastSent >= settings.retransmitNanos() / 4) {
                 timedOut(oldest, now);
+            }
+        }
+    }
+
+    /**
+     * Credit-based flow control: whether some multicast receiver of this root has not granted
+     * credit for broadcast {@code seq} (as far as this root has heard).
+     */
+    boolean outOfCredit(int seq, Plan plan) {
+        if (settings.credits() == 0) {
+            return false;
+        }
+        for (int r : plan.receivers()) {
+            if (seq > acked[r] + credits[r]) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Asks the receivers this root has no credit from for broadcast {@code seq} how far they have
+     * delivered, at most every quarter retransmission timeout: others' broadcasts since its own
+     * last one have moved them on unheard.
+     */
+    void askForCredit(int seq, Plan plan, long now) {
+        if (addresses == null || now - creditAsked < settings.retransmitNanos() / 4) {
+            return;
+        }
+        creditAsked = now;
+        for (int r : plan.receivers()) {
+            if (seq > acked[r] + credits[r]) {
+                sendControl(Packet.ACK_REQUEST, Packet.CREDIT, seq, rank, 0, r);
+                engine.counters.creditRequests++;
             }
         }
     }
@@ -361,6 +399,7 @@ final class McastChannel {
                     held(seq);
                 } else {
                     acked[sender] = Math.max(acked[sender], seq);
+                    credits[sender] = Packet.offset(in);
                     release();
                 }
             }
@@ -369,7 +408,8 @@ final class McastChannel {
                 release();
             }
             case Packet.NACK -> receiveNack(seq, sender, (Packet.flags(in) & Packet.DIRECT) != 0);
-            case Packet.ACK_REQUEST -> questions.add(new Question(seq, Packet.root(in), sender));
+            case Packet.ACK_REQUEST ->
+                    questions.add(new Question(seq, Packet.root(in), sender, (Packet.flags(in) & Packet.CREDIT) != 0));
             default -> engine.counters.strays++;
         }
     }
@@ -402,7 +442,7 @@ final class McastChannel {
         if (assembly == null) {
             // held by distance from what is delivered, not by count: the next message to deliver
             // always finds room, or early ones of several roots could fill the space and wait for it
-            if (seq - delivered > earlyCapacity()) {
+            if (seq - delivered > settings.earlyCapacity()) {
                 engine.counters.overruns++;
                 return;
             }
@@ -466,7 +506,13 @@ final class McastChannel {
      */
     void answerQuestions() {
         for (Question q : questions) {
-            answer(q.seq(), q.root(), q.asker());
+            if (q.credit()) {
+                if (addresses != null) {
+                    sendAck(q.asker());
+                }
+            } else {
+                answer(q.seq(), q.root(), q.asker());
+            }
         }
         questions.clear();
     }

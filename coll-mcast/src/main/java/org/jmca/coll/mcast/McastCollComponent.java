@@ -36,6 +36,7 @@ public final class McastCollComponent implements CollComponent {
     private Param<Integer> coroots;
     private Param<Integer> window;
     private Param<Integer> ackEvery;
+    private Param<Integer> credits;
     private Param<Long> maxSize;
     private Param<Long> fragmentSize;
     private Param<Integer> retransmitMicros;
@@ -91,6 +92,11 @@ public final class McastCollComponent implements CollComponent {
         ackEvery = registrar.register(ParameterSpec.builder("ack_every", ParamType.INT, 10)
                 .help("A receiver acknowledges every M-th message (the paper's best: 10), at an offset of its rank so"
                         + " receivers do not all answer at once.").level(4).build());
+        credits = registrar.register(ParameterSpec.builder("credits", ParamType.INT, 0)
+                .help("Credit-based flow control: a receiver holds this many messages beyond what it delivered and"
+                        + " grants them in every acknowledgement; a root multicasts only what each receiver has credit"
+                        + " for and asks those it has not heard from lately (0: off; a receiver holds early messages up"
+                        + " to twice coll_mcast_window and drops later ones, which come again).").level(5).build());
         maxSize = registrar.register(ParameterSpec.builder("max_size", ParamType.SIZE, 64L * 1024)
                 .help("Larger messages are broadcast point-to-point by the component below (coll/tuned).").level(4)
                 .build());
@@ -228,9 +234,11 @@ public final class McastCollComponent implements CollComponent {
 
     McastSettings settings() {
         positive(window, ackEvery, retransmitMicros, nackDelayMicros, detachAfter);
-        if (coroots.get() < 0) {
-            throw new McaException("coll_mcast_coroots=" + coroots.get() + " (" + coroots.source()
-                    + ") must not be negative");
+        for (Param<Integer> count : List.of(coroots, credits)) {
+            if (count.get() < 0) {
+                throw new McaException("coll_mcast_" + count.name() + "=" + count.get() + " (" + count.source()
+                        + ") must not be negative");
+            }
         }
         if (ackEvery.get() > window.get()) {
             throw new McaException("coll_mcast_ack_every=" + ackEvery.get() + " (" + ackEvery.source()
@@ -256,7 +264,8 @@ public final class McastCollComponent implements CollComponent {
                         + ") must be at least 0 and below 1");
             }
         }
-        return new McastSettings(reliability.get(), coroots.get(), window.get(), ackEvery.get(), maxSize.get(),
+        return new McastSettings(reliability.get(), coroots.get(), window.get(), ackEvery.get(), credits.get(),
+                maxSize.get(),
                 (int) fragment, retransmitMicros.get() * 1000L, nackDelayMicros.get() * 1000L, smpAware.get(),
                 attachWaitMicros.get() * 1000L, detachAfter.get(), alltoallMaxBlock.get(),
                 new FaultInjection.Rates(dropRate.get(), dupRate.get(), reorderRate.get(), faultSeed.get()));

@@ -13,7 +13,10 @@ final class McastCounters {
             new Counter("coll_mcast_nacks_suppressed", "NACKs not sent because another receiver had just asked"),
             new Counter("coll_mcast_duplicates", "Datagrams dropped as already received"),
             new Counter("coll_mcast_attaches", "Times a rank joined the group itself, its leader being late"),
-            new Counter("coll_mcast_fallbacks", "Broadcasts above coll_mcast_max_size, sent point-to-point"));
+            new Counter("coll_mcast_fallbacks", "Broadcasts above coll_mcast_max_size, sent point-to-point"),
+            new Counter("coll_mcast_credit_requests",
+                    "Questions a root out of credit sent to receivers it had not heard from (coll_mcast_credits)"),
+            new Counter("coll_mcast_overruns", "Early datagrams dropped as beyond what this receiver holds"));
 
     long datagrams;
     long retransmissions;
@@ -25,16 +28,19 @@ final class McastCounters {
     long detaches;
     long fallbacks;
     long overruns;
+    long creditRequests;
     long strays;
 
     long[] values() {
-        return new long[] {datagrams, retransmissions, acks, nacks, nacksSuppressed, duplicates, attaches, fallbacks};
+        return new long[] {datagrams, retransmissions, acks, nacks, nacksSuppressed, duplicates, attaches, fallbacks,
+                creditRequests, overruns};
     }
 
     @Override
     public String toString() {
         return "datagrams " + datagrams + ", retransmissions " + retransmissions + ", acks " + acks + ", nacks " + nacks
                 + " (" + nacksSuppressed + " suppressed), duplicates " + duplicates + ", attaches " + attaches
-                + ", detaches " + detaches + ", fallbacks " + fallbacks;
+                + ", detaches " + detaches + ", fallbacks " + fallbacks + ", credit requests " + creditRequests
+                + ", overruns " + overruns;
     }
 }

@@ -9,13 +9,14 @@ import java.nio.ByteBuffer;
  *  0 job       the job's number: datagrams of other jobs on the same port are dropped
  *  4 comm      the communicator (its context and members)
  *  8 kind      DATA, ACK, NACK, GROUP_ACK or ACK_REQUEST
- *  9 flags     RETRANSMIT, ACK_NOW, DIRECT, HELD
+ *  9 flags     RETRANSMIT, ACK_NOW, DIRECT, HELD, CREDIT
  * 12 sender    the sender's rank in the communicator
  * 16 seq       the broadcast's number on the communicator (every rank counts its calls alike); for ACK
  *              and GROUP_ACK the highest message delivered (or served, for a co-root's group)
  * 20 root      the broadcast's root
  * 24 total     the message's length
- * 28 offset    the fragment's offset (NACK: the first byte missing)
+ * 28 offset    the fragment's offset (NACK: the first byte missing; ACK: the credits granted, messages
+ *              the receiver holds beyond seq)
  * </pre>
  */
 final class Packet {
@@ -37,6 +38,8 @@ final class Packet {
     static final byte DIRECT = 4;
     /** An ACK that answers a question about a message the receiver holds whole but has not delivered yet (seq: that one). */
     static final byte HELD = 8;
+    /** An ACK_REQUEST of a root out of credit: the answer is an ACK of how far the receiver has delivered. */
+    static final byte CREDIT = 16;
 
     private Packet() {
     }

@@ -65,10 +65,19 @@ final class Topology {
         /** By collector: the members whose acknowledgements free a message there. */
         private final Map<Integer, int[]> members = new HashMap<>();
         private int[] coroots;
+        private int[] receivers;
 
         /** The members whose acknowledgements free a message at {@code collector}. */
         int[] members(int collector) {
             return members.computeIfAbsent(collector, c -> select(r -> role[r] == Role.MEMBER && this.collector[r] == c));
+        }
+
+        /** Every rank that receives the root's multicast (whoever collects its acknowledgements). */
+        int[] receivers() {
+            if (receivers == null) {
+                receivers = select(r -> role[r] == Role.MEMBER);
+            }
+            return receivers;
         }
 
         /** The co-roots, whose group acknowledgements free a message at the root. */

@@ -32,7 +32,7 @@ class LeaderAlltoallPropertyTest {
         for (int r = 0; r < size; r++) {
             names[r] = "host" + (cyclic ? r % hosts : r / perHost);
         }
-        McastSettings settings = new McastSettings(Reliability.ACK, 0, 32, 10, 65536, 8192, 1_000_000L, 200_000L,
+        McastSettings settings = new McastSettings(Reliability.ACK, 0, 32, 10, 0, 65536, 8192, 1_000_000L, 200_000L,
                 true, 800_000L, 64, 2048, FaultInjection.Rates.NONE);
         ThreadRanks fabric = new ThreadRanks("alltoall");
         int[] jobRanks = java.util.stream.IntStream.range(0, size).toArray();

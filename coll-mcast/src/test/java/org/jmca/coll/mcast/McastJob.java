@@ -137,6 +137,7 @@ final class McastJob {
                 total.duplicates += c.duplicates;
                 total.attaches += c.attaches;
                 total.overruns += c.overruns;
+                total.creditRequests += c.creditRequests;
             }
             engine.close();
         }

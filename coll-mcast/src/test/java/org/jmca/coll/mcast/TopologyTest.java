@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 class TopologyTest {
 
     private static McastSettings settings(Reliability reliability, int coroots, boolean smpAware) {
-        return new McastSettings(reliability, coroots, 32, 10, 65536, 8192, 1_000_000L, 200_000L, smpAware,
+        return new McastSettings(reliability, coroots, 32, 10, 0, 65536, 8192, 1_000_000L, 200_000L, smpAware,
                 800_000L, 64, 2048, FaultInjection.Rates.NONE);
     }
 

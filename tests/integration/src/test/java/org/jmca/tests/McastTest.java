@@ -28,7 +28,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 class McastTest {
     private static final Pattern COUNTERS = Pattern.compile(
             "rank (\\d+) mcast datagrams=(\\d+) retransmissions=(\\d+) acks=(\\d+) nacks=(\\d+) duplicates=(\\d+)"
-                    + " fallbacks=(\\d+)");
+                    + " fallbacks=(\\d+) credit_requests=(\\d+) overruns=(\\d+)");
 
     @TempDir
     Path home;
@@ -43,11 +43,14 @@ class McastTest {
         return flags;
     }
 
-    /** Every rank passed, and the counters added up over the ranks: datagrams, retransmissions, acks, nacks, duplicates, fallbacks. */
+    /**
+     * Every rank passed, and the counters added up over the ranks: datagrams, retransmissions,
+     * acks, nacks, duplicates, fallbacks, credit requests, overruns.
+     */
     private static long[] passedWithCounters(Jmca.Result result, int ranks) {
         assertThat(result.status()).as("status; stderr: %s", result.err()).isZero();
         assertThat(result.outLines()).filteredOn(l -> l.startsWith("PASS mcast")).hasSize(ranks);
-        long[] total = new long[6];
+        long[] total = new long[8];
         for (String line : result.outLines()) {
             Matcher m = COUNTERS.matcher(line);
             if (m.matches()) {
@@ -70,12 +73,17 @@ class McastTest {
         }
     }
 
-    @ParameterizedTest(name = "{0}, {1} dropped, one host")
-    @CsvSource({"ack, 0.01", "coroot, 0.05", "nack, 0.01", "nack, 0.05"})
-    void everyBroadcastArrivesWholeOnOneHost(String reliability, double drop) {
-        Jmca.Result result = new Jmca(home).mpirun(4, "McastBcasts",
-                mcast(reliability, drop, "--mca", "coll_mcast_smp_aware", "0"), "150", "3");
-        assertRecovered(passedWithCounters(result, 4), reliability, drop);
+    @ParameterizedTest(name = "{0}, {1} dropped, one host, {2} credits")
+    @CsvSource({"ack, 0.01, 0", "coroot, 0.05, 0", "coroot, 0.01, 2", "nack, 0.01, 0", "nack, 0.05, 0"})
+    void everyBroadcastArrivesWholeOnOneHost(String reliability, double drop, int credits) {
+        Jmca.Result result = new Jmca(home).mpirun(4, "McastBcasts", mcast(reliability, drop,
+                "--mca", "coll_mcast_smp_aware", "0", "--mca", "coll_mcast_credits", String.valueOf(credits)), "150", "3");
+        long[] counters = passedWithCounters(result, 4);
+        assertRecovered(counters, reliability, drop);
+        if (credits > 0) {
+            assertThat(counters[6]).as("credit requests (roots out of credit asking)").isPositive();
+            assertThat(counters[7]).as("overruns (datagrams a receiver had no room for)").isZero();
+        }
     }
 
     @ParameterizedTest(name = "{0}, {1} dropped, UD multicast on the software verbs device")

@@ -67,7 +67,8 @@ public final class McastBcasts {
         }
         List<String> counters = new ArrayList<>();
         for (String name : List.of("coll_mcast_datagrams", "coll_mcast_retransmissions", "coll_mcast_acks",
-                "coll_mcast_nacks", "coll_mcast_duplicates", "coll_mcast_fallbacks")) {
+                "coll_mcast_nacks", "coll_mcast_duplicates", "coll_mcast_fallbacks", "coll_mcast_credit_requests",
+                "coll_mcast_overruns")) {
             counters.add(name.substring("coll_mcast_".length()) + "=" + MPI.performanceVariable(name));
         }
         System.out.println("rank " + rank + " mcast " + String.join(" ", counters));
