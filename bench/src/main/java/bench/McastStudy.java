@@ -9,9 +9,10 @@ import mpi.MPIException;
  * The multicast paper's experiments that osu_bcast does not cover, root rank 0, direct buffers.
  *
  * <ul>
- *   <li>{@code throughput BYTES COUNT}: COUNT back-to-back broadcasts after a barrier, timed at every
- *       rank to its last one; prints broadcasts per second over the slowest rank (the paper's
- *       throughput test: the root does not wait for the receivers).
+ *   <li>{@code throughput BYTES COUNT [rotate]}: COUNT back-to-back broadcasts after a barrier, timed
+ *       at every rank to its last one; prints broadcasts per second over the slowest rank (the
+ *       paper's throughput test: the root does not wait for the receivers); {@code rotate} moves
+ *       the root round the ranks, one broadcast each.
  *   <li>{@code late-leader BYTES COUNT DELAY_US}: before each broadcast every host's first rank
  *       (the leader coll/mcast picks) waits DELAY_US; prints the mean time the other ranks of those
  *       hosts spend in the broadcast, each iteration started by a barrier (the paper's dynamic
@@ -31,7 +32,7 @@ public final class McastStudy {
         int count = Integer.parseInt(args[2]);
         ByteBuffer buffer = ByteBuffer.allocateDirect(Math.max(1, bytes));
         switch (mode) {
-            case "throughput" -> throughput(world, buffer, bytes, count);
+            case "throughput" -> throughput(world, buffer, bytes, count, args.length > 3 && args[3].equals("rotate"));
             case "late-leader" -> lateLeader(world, buffer, bytes, count, Long.parseLong(args[3]) * 1000);
             default -> throw new IllegalArgumentException("McastStudy: mode '" + mode
                     + "' is neither throughput nor late-leader");
@@ -48,14 +49,16 @@ public final class McastStudy {
         MPI.Finalize();
     }
 
-    private static void throughput(Intracomm world, ByteBuffer buffer, int bytes, int count) throws MPIException {
+    private static void throughput(Intracomm world, ByteBuffer buffer, int bytes, int count, boolean rotate)
+            throws MPIException {
+        int size = world.getSize();
         for (int i = 0; i < Math.max(10, count / 10); i++) {
-            world.bcast(buffer, bytes, MPI.BYTE, 0);
+            world.bcast(buffer, bytes, MPI.BYTE, rotate ? i % size : 0);
         }
         world.barrier();
         long start = System.nanoTime();
         for (int i = 0; i < count; i++) {
-            world.bcast(buffer, bytes, MPI.BYTE, 0);
+            world.bcast(buffer, bytes, MPI.BYTE, rotate ? i % size : 0);
         }
         double[] seconds = {(System.nanoTime() - start) / 1e9};
         world.allReduce(seconds, 1, MPI.DOUBLE, MPI.MAX);
