@@ -265,9 +265,8 @@ public final class McastCollComponent implements CollComponent {
             }
         }
         return new McastSettings(reliability.get(), coroots.get(), window.get(), ackEvery.get(), credits.get(),
-                maxSize.get(),
-                (int) fragment, retransmitMicros.get() * 1000L, nackDelayMicros.get() * 1000L, smpAware.get(),
-                attachWaitMicros.get() * 1000L, detachAfter.get(), alltoallMaxBlock.get(),
+                maxSize.get(), (int) fragment, retransmitMicros.get() * 1000L, nackDelayMicros.get() * 1000L,
+                smpAware.get(), attachWaitMicros.get() * 1000L, detachAfter.get(), alltoallMaxBlock.get(),
                 new FaultInjection.Rates(dropRate.get(), dupRate.get(), reorderRate.get(), faultSeed.get()));
     }
 
