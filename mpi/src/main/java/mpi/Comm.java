@@ -7,7 +7,11 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.Buffer;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.jmca.mca.coll.CollCall;
 import org.jmca.mca.coll.CollFunction;
 import org.jmca.mca.coll.CollModule;
@@ -30,7 +34,10 @@ import org.jmca.rte.WireUpException;
  * the right class, through the communicator's error handler (by default
  * {@link MPI#ERRORS_ARE_FATAL}: print and abort the job).
  */
-public class Comm {
+public class Comm implements Freeable, Cloneable {
+    /** {@link Intracomm#splitType}: the ranks that share memory, those of one host. */
+    public static final int TYPE_SHARED = 0;
+
     private JobRuntime runtime;
     /** Context of point-to-point messages; context + 1 carries this communicator's collectives. */
     int context;
@@ -39,7 +46,16 @@ public class Comm {
     /** The rank in this communicator of each job rank, or -1. */
     private int[] rankOfJobRank;
     private int rank;
+    /** How messages name the communicator (MPI_COMM_WORLD, "MPI_COMM_WORLD split(1)", ...). */
     private final String name;
+    /** The name the program gave it (MPI_Comm_set_name); the predefined ones have theirs. */
+    private String userName;
+    private Map<String, String> infoHints = Map.of();
+    /** The program's attributes, by keyval. */
+    private final Map<Integer, Object> attributes = new HashMap<>();
+    /** Keyvals {@link #createKeyval()} made and not freed. */
+    private static final Set<Integer> KEYVALS = ConcurrentHashMap.newKeySet();
+    private static final AtomicInteger NEXT_KEYVAL = new AtomicInteger(64);
     private Errhandler errhandler = MPI.ERRORS_ARE_FATAL;
     /** Which coll module serves each collective here. */
     CollTable coll;
@@ -48,6 +64,16 @@ public class Comm {
 
     Comm(String name) {
         this.name = name;
+        this.userName = name.matches("MPI_COMM_[A-Z]+") ? name : "";
+    }
+
+    /**
+     * Makes this a communicator that is none (MPI_COMM_NULL), what split gives a rank with
+     * MPI.UNDEFINED; errors on it go to {@code handler}, its parent's.
+     */
+    final void makeNull(Errhandler handler) {
+        freed = true;
+        errhandler = handler;
     }
 
     /** Makes the communicator usable: called at Init for the predefined ones, at creation for the others. */
@@ -66,6 +92,7 @@ public class Comm {
             rankOfJobRank[jobRanks[r]] = r;
         }
         this.rank = rankOfJobRank[runtime.job.rank()];
+        this.infoHints = Map.copyOf(hints);
         this.collPort = new CollPort(this, runtime, hints);
         try {
             CollSelection.Result selected = CollSelection.select(runtime.collCandidates, collPort);
@@ -80,12 +107,13 @@ public class Comm {
     }
 
     final JobRuntime runtime() throws MPIException {
+        if (freed) {
+            throw new MPIException(MPI.ERR_COMM, name + " is MPI_COMM_NULL (freed, or what split gave a rank of"
+                    + " colour MPI.UNDEFINED)");
+        }
         if (runtime == null || MPI.finalized()) {
             throw new MPIException(MPI.ERR_OTHER, "MPI is " + (MPI.finalized() ? "finalized" : "not initialized")
                     + ": call MPI.Init first" + (MPI.finalized() ? " (and nothing after MPI.Finalize)" : ""));
-        }
-        if (freed) {
-            throw new MPIException(MPI.ERR_COMM, name + " has been freed");
         }
         return runtime;
     }
@@ -160,7 +188,7 @@ public class Comm {
     }
 
     public Group getGroup() throws MPIException {
-        return call("MPI_Comm_group", rt -> new Group(jobRanks, rank));
+        return call("MPI_Comm_group", rt -> new Group(jobRanks, rt.job.rank()));
     }
 
     /** MPI.IDENT for the same communicator, MPI.CONGRUENT for the same ranks in the same order, etc. */
@@ -172,14 +200,146 @@ public class Comm {
                 : Group.compare(comm1.getGroup(), comm2.getGroup());
     }
 
-    /** The value of a predefined attribute: MPI.TAG_UB gives the largest tag. */
-    public Object getAttr(int keyval) throws MPIException {
-        return call("MPI_Comm_get_attr", rt -> {
-            if (keyval == MPI.TAG_UB) {
-                return MPI.MAX_TAG;
-            }
-            throw new MPIException(MPI.ERR_ARG, "unknown attribute key " + keyval);
+    // ---- duplicates, names, info -------------------------------------------------------------
+
+    /** A new communicator with the same ranks, a context of its own and this one's attributes. Collective. */
+    public Comm dup() throws MPIException {
+        return dupWithInfo(MPI.INFO_NULL);
+    }
+
+    /**
+     * As {@link #dup()}, with hints: {@code ompi_comm_coll_preference} ("a,b,^c") prefers the
+     * named coll components for the new communicator, in that order, and leaves out those with '^'.
+     */
+    public Comm dupWithInfo(Info info) throws MPIException {
+        return call("MPI_Comm_dup_with_info", rt -> {
+            Comm copy = sameKind(this + "'s dup");
+            copy.bind(rt, rt.agreeOnContext(this), jobRanks, info == null || info.isNull() ? Map.of() : info.entries());
+            copy.setErrhandler(errhandler());
+            copy.attributes.putAll(attributes);
+            return copy;
         });
+    }
+
+    /** A communicator of this one's kind, to be bound. */
+    Comm sameKind(String name) throws MPIException {
+        throw new MPIException(MPI.ERR_COMM, name + ": this kind of communicator cannot be duplicated");
+    }
+
+    /** A duplicate ({@link #dup()}); an error becomes an unchecked exception, as clone cannot throw one. */
+    @Override
+    public Comm clone() {
+        try {
+            return dup();
+        } catch (MPIException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
+    }
+
+    /** The program's name for the communicator; "MPI_COMM_WORLD" and "MPI_COMM_SELF" for those; "" if none. */
+    public String getName() throws MPIException {
+        return call("MPI_Comm_get_name", rt -> userName);
+    }
+
+    public void setName(String newName) throws MPIException {
+        call("MPI_Comm_set_name", rt -> {
+            if (newName == null || newName.length() > MPI.MAX_OBJECT_NAME) {
+                throw new MPIException(MPI.ERR_ARG, "a communicator's name is at most MPI.MAX_OBJECT_NAME ("
+                        + MPI.MAX_OBJECT_NAME + ") characters, not " + (newName == null ? "null" : newName.length()));
+            }
+            userName = newName;
+            return null;
+        });
+    }
+
+    /** The hints the communicator was made with. */
+    public Info getInfo() throws MPIException {
+        return call("MPI_Comm_get_info", rt -> new Info(infoHints));
+    }
+
+    /** Replaces the hints; JMCA reads them when a communicator is made, so they count for its duplicates. */
+    public void setInfo(Info info) throws MPIException {
+        call("MPI_Comm_set_info", rt -> {
+            infoHints = info == null || info.isNull() ? Map.of() : info.entries();
+            return null;
+        });
+    }
+
+    /** Whether this is an intercommunicator. */
+    public boolean isInter() throws MPIException {
+        return call("MPI_Comm_test_inter", rt -> false);
+    }
+
+    /** MPI.CART, MPI.GRAPH, MPI.DIST_GRAPH, or MPI.UNDEFINED for a communicator without a topology. */
+    public int getTopology() throws MPIException {
+        return call("MPI_Topo_test", rt -> MPI.UNDEFINED);
+    }
+
+    // ---- attributes ---------------------------------------------------------------------------
+
+    /** A new attribute key for {@link #setAttr}; a duplicate of a communicator carries its attributes. */
+    public static int createKeyval() throws MPIException {
+        int keyval = NEXT_KEYVAL.getAndIncrement();
+        KEYVALS.add(keyval);
+        return keyval;
+    }
+
+    public static void freeKeyval(int keyval) throws MPIException {
+        if (!KEYVALS.remove(keyval)) {
+            throw new MPIException(MPI.ERR_KEYVAL, "keyval " + keyval + " was not made by createKeyval, or is freed");
+        }
+    }
+
+    public void setAttr(int keyval, Object value) throws MPIException {
+        call("MPI_Comm_set_attr", rt -> {
+            attributes.put(userKeyval(keyval), value);
+            return null;
+        });
+    }
+
+    public void deleteAttr(int keyval) throws MPIException {
+        call("MPI_Comm_delete_attr", rt -> attributes.remove(userKeyval(keyval)));
+    }
+
+    /**
+     * The value of an attribute, or null if it is not set. The predefined ones, as Integers:
+     * MPI.TAG_UB the largest tag; MPI.HOST MPI.PROC_NULL (no host process); MPI.IO MPI.ANY_SOURCE
+     * (every rank can do I/O); MPI.WTIME_IS_GLOBAL 0; MPI.APPNUM 0; MPI.UNIVERSE_SIZE the job's
+     * size; MPI.LASTUSEDCODE MPI.ERR_LASTCODE.
+     */
+    public Object getAttr(int keyval) throws MPIException {
+        return call("MPI_Comm_get_attr", rt -> switch (keyval) {
+            case MPI.TAG_UB -> MPI.MAX_TAG;
+            case MPI.HOST -> MPI.PROC_NULL;
+            case MPI.IO -> MPI.ANY_SOURCE;
+            case MPI.WTIME_IS_GLOBAL, MPI.APPNUM -> 0;
+            case MPI.UNIVERSE_SIZE -> rt.job.size();
+            case MPI.LASTUSEDCODE -> MPI.ERR_LASTCODE;
+            default -> {
+                if (!KEYVALS.contains(keyval) && !attributes.containsKey(keyval)) {
+                    throw new MPIException(MPI.ERR_KEYVAL, "unknown attribute key " + keyval);
+                }
+                yield attributes.get(keyval);
+            }
+        });
+    }
+
+    private static int userKeyval(int keyval) throws MPIException {
+        if (keyval >= MPI.TAG_UB && keyval <= MPI.UNIVERSE_SIZE) {
+            throw new MPIException(MPI.ERR_KEYVAL, "keyval " + keyval + " is predefined: it cannot be set or deleted");
+        }
+        if (!KEYVALS.contains(keyval)) {
+            throw new MPIException(MPI.ERR_KEYVAL, "keyval " + keyval + " was not made by createKeyval, or is freed");
+        }
+        return keyval;
+    }
+
+    // ---- errors the program raises ----------------------------------------------------------------
+
+    /** Calls the error handler with {@code errorcode}: MPI.ERRORS_ARE_FATAL aborts; MPI.ERRORS_RETURN returns. */
+    public void callErrhandler(int errorcode) throws MPIException {
+        runtime();
+        handleError("MPI_Comm_call_errhandler", new MPIException(errorcode, "raised by the program"));
     }
 
     public boolean isNull() {
@@ -192,6 +352,7 @@ public class Comm {
                 throw new MPIException(MPI.ERR_COMM, "the predefined " + name + " cannot be freed");
             }
             freed = true;
+            attributes.clear();
             coll.modules().forEach(CollModule::free);
             return null;
         });

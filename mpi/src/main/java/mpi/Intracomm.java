@@ -13,28 +13,72 @@ public class Intracomm extends Comm {
         super(name);
     }
 
-    /** A new communicator with the same ranks and a context of its own. Collective. */
+    @Override
     public Intracomm dup() throws MPIException {
-        return dupWithInfo(new Info());
+        return (Intracomm) super.dup();
+    }
+
+    @Override
+    public Intracomm dupWithInfo(Info info) throws MPIException {
+        return (Intracomm) super.dupWithInfo(info);
+    }
+
+    @Override
+    public Intracomm clone() {
+        return (Intracomm) super.clone();
+    }
+
+    @Override
+    Intracomm sameKind(String name) {
+        return new Intracomm(name);
     }
 
     /**
-     * As {@link #dup()}, with hints: {@code ompi_comm_coll_preference} ("a,b,^c") prefers the
-     * named coll components for the new communicator, in that order, and leaves out those with '^'.
+     * The ranks of {@code group} (a subgroup of this communicator's) as a new communicator, in the
+     * group's order; the other ranks get a null communicator ({@link #isNull()}). Collective.
      */
-    public Intracomm dupWithInfo(Info info) throws MPIException {
-        return call("MPI_Comm_dup_with_info", rt -> {
-            Intracomm copy = new Intracomm(this + "'s dup");
-            copy.bind(rt, rt.agreeOnContext(this), jobRanks, info == null ? java.util.Map.of() : info.entries());
-            copy.setErrhandler(errhandler());
-            return copy;
-        });
+    public Intracomm create(Group group) throws MPIException {
+        int[] members = group.jobRanks();
+        int mine = -1;
+        for (int i = 0; i < members.length; i++) {
+            int member = members[i];
+            if (java.util.Arrays.stream(jobRanks).noneMatch(j -> j == member)) {
+                throw failure("MPI_Comm_create", new MPIException(MPI.ERR_GROUP, "the group has a process that is not"
+                        + " in " + this + " (job rank " + member + ")"));
+            }
+            if (member == jobRanks[rank()]) {
+                mine = i;
+            }
+        }
+        return split(mine < 0 ? MPI.UNDEFINED : 0, mine);
+    }
+
+    /**
+     * Splits the communicator by kind: with {@link Comm#TYPE_SHARED}, the ranks of each host form
+     * a communicator, ordered by {@code key} and then by their rank here; MPI.UNDEFINED gives a
+     * null communicator. Collective.
+     */
+    public Intracomm splitType(int splitType, int key, Info info) throws MPIException {
+        if (splitType != TYPE_SHARED && splitType != MPI.UNDEFINED) {
+            throw failure("MPI_Comm_split_type", new MPIException(MPI.ERR_ARG, "split type " + splitType
+                    + " is neither Comm.TYPE_SHARED nor MPI.UNDEFINED"));
+        }
+        int colour = MPI.UNDEFINED;
+        if (splitType == TYPE_SHARED) {
+            String[] hosts = runtime().hosts;
+            String mine = hosts[jobRanks[rank()]];
+            colour = 0;
+            while (!hosts[colour].equals(mine)) {
+                colour++;
+            }
+        }
+        return split(colour, key);
     }
 
     /**
      * Splits the communicator: ranks with the same {@code colour} form a new communicator, ordered
-     * by {@code key} and then by their rank here. A rank with colour MPI.UNDEFINED gets null.
-     * Collective.
+     * by {@code key} and then by their rank here. A rank with colour MPI.UNDEFINED gets a null
+     * communicator ({@link #isNull()} true), as MPI_COMM_NULL. Collective.
      */
     public Intracomm split(int colour, int key) throws MPIException {
         return call("MPI_Comm_split", rt -> {
@@ -44,7 +88,9 @@ public class Intracomm extends Comm {
             int context = rt.agreeOnContext(this);
             int[] all = InternalCollectives.allgather(this, new int[] {colour, key});
             if (colour == MPI.UNDEFINED) {
-                return null;
+                Intracomm none = new Intracomm("MPI_COMM_NULL");
+                none.makeNull(errhandler());
+                return none;
             }
             List<int[]> members = new ArrayList<>();
             for (int r = 0; r < size(); r++) {

@@ -8,7 +8,9 @@ import java.nio.FloatBuffer;
 import java.nio.IntBuffer;
 import java.nio.LongBuffer;
 import java.nio.ShortBuffer;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.jmca.mca.McaException;
 import org.jmca.rte.WireUpException;
 
@@ -94,8 +96,55 @@ public final class MPI {
     public static final int SIMILAR = 2;
     public static final int UNEQUAL = 3;
 
+    /** The version of the MPI standard implemented: 3.1. */
+    public static final int VERSION = 3;
+    public static final int SUBVERSION = 1;
+
+    /** In an intercommunicator collective, the root's own group names the root with this. */
+    public static final int ROOT = -4;
+    public static final int KEYVAL_INVALID = -1;
+
+    public static final int MAX_OBJECT_NAME = 64;
+    public static final int MAX_INFO_KEY = 36;
+    public static final int MAX_INFO_VAL = 256;
+    public static final int MAX_PORT_NAME = 1024;
+    public static final int MAX_DATAREP_STRING = 128;
+
+    /** Topologies ({@code comm.getTopology()}; MPI.UNDEFINED for none), as in Open MPI's mpi.h. */
+    public static final int GRAPH = 1;
+    public static final int CART = 2;
+    public static final int DIST_GRAPH = 3;
+
+    // MPI-IO: access modes, seek origins, the current view's displacement, array orders and distributions.
+    public static final int MODE_CREATE = 1;
+    public static final int MODE_RDONLY = 2;
+    public static final int MODE_WRONLY = 4;
+    public static final int MODE_RDWR = 8;
+    public static final int MODE_DELETE_ON_CLOSE = 16;
+    public static final int MODE_UNIQUE_OPEN = 32;
+    public static final int MODE_EXCL = 64;
+    public static final int MODE_APPEND = 128;
+    public static final int MODE_SEQUENTIAL = 256;
+    public static final int SEEK_SET = 600;
+    public static final int SEEK_CUR = 602;
+    public static final int SEEK_END = 604;
+    public static final int DISPLACEMENT_CURRENT = -54278278;
+    public static final int ORDER_C = 0;
+    public static final int ORDER_FORTRAN = 1;
+    public static final int DISTRIBUTE_BLOCK = 0;
+    public static final int DISTRIBUTE_CYCLIC = 1;
+    public static final int DISTRIBUTE_NONE = 2;
+    public static final int DISTRIBUTE_DFLT_DARG = -1;
+
     /** Attribute key of the largest tag ({@code COMM_WORLD.getAttr(MPI.TAG_UB)}). */
     public static final int TAG_UB = 0;
+    /** Attribute keys of COMM_WORLD, numbered as in Open MPI's mpi.h: see {@link Comm#getAttr}. */
+    public static final int HOST = 1;
+    public static final int IO = 2;
+    public static final int WTIME_IS_GLOBAL = 3;
+    public static final int APPNUM = 4;
+    public static final int LASTUSEDCODE = 5;
+    public static final int UNIVERSE_SIZE = 6;
     /** The largest tag: 2^30 - 1 (the negative tags and those above are JMCA's own). */
     static final int MAX_TAG = (1 << 30) - 1;
     /** Attribute keys of a window ({@code win.getAttr(MPI.WIN_SIZE)}), numbered as in Open MPI's mpi.h. */
@@ -172,6 +221,18 @@ public final class MPI {
     /** Throw an {@link MPIException}. */
     public static final Errhandler ERRORS_RETURN = new Errhandler("MPI.ERRORS_RETURN", false);
 
+    /** No info (MPI_INFO_NULL): where an Info is expected, none is given. */
+    public static final Info INFO_NULL = Info.nullInfo();
+    /**
+     * How the job was started (MPI_INFO_ENV), filled by Init: command, argv, maxprocs, host, wdir,
+     * thread_level.
+     */
+    public static final Info INFO_ENV = new Info(Map.of());
+    /** A request that is no operation: waits and tests on it return at once with an empty status. */
+    public static final Request REQUEST_NULL = new Request(null, null, null);
+    /** The group of no process. */
+    public static final Group GROUP_EMPTY = Group.empty();
+
     /** Every process of the job. */
     public static final Intracomm COMM_WORLD = new Intracomm("MPI_COMM_WORLD");
     /** This process alone. */
@@ -184,6 +245,7 @@ public final class MPI {
     private static volatile boolean finalized;
     private static BufferedSends bufferedSends = new BufferedSends();
     private static int providedThreadLevel = THREAD_SINGLE;
+    private static Thread mainThread;
 
     private MPI() {
     }
@@ -230,6 +292,8 @@ public final class MPI {
             throw e;
         }
         providedThreadLevel = Math.min(required, THREAD_SERIALIZED);
+        mainThread = Thread.currentThread();
+        INFO_ENV.replaceAll(environment(args, started, providedThreadLevel));
         runtime = started;
         if (started.warmupMillis > 0 && started.job.size() > 1) {
             InitWarmup.run(COMM_WORLD, started.job.rank(), started.job.size(), started.warmupMillis);
@@ -289,8 +353,39 @@ public final class MPI {
         return providedThreadLevel;
     }
 
+    /** Whether this thread is the one that called Init. */
     public static boolean isThreadMain() throws MPIException {
-        return true;
+        return Thread.currentThread() == mainThread;
+    }
+
+    /** MPI.INFO_ENV's entries: what MPI_INFO_ENV holds in Open MPI, as far as a Java job has them. */
+    private static Map<String, String> environment(String[] args, JobRuntime started, int threadLevel) {
+        Map<String, String> env = new LinkedHashMap<>();
+        String command = System.getProperty("sun.java.command", "");
+        env.put("command", command.isEmpty() ? "java" : command.split(" ", 2)[0]);
+        env.put("argv", String.join(" ", args == null ? new String[0] : args));
+        env.put("maxprocs", Integer.toString(started.job.size()));
+        env.put("host", started.job.hostname());
+        env.put("wdir", System.getProperty("user.dir"));
+        env.put("thread_level", List.of("MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED", "MPI_THREAD_SERIALIZED",
+                "MPI_THREAD_MULTIPLE").get(threadLevel));
+        return env;
+    }
+
+    /** The version of the MPI standard implemented. */
+    public static Version getVersion() {
+        return new Version(VERSION, SUBVERSION);
+    }
+
+    /** The library's name and version (MPI_Get_library_version). */
+    public static String getLibVersion() {
+        String version = MPI.class.getPackage().getImplementationVersion();
+        return "JMCA " + (version == null ? "(development build)" : version) + ", MPI " + VERSION + "." + SUBVERSION
+                + ", Java " + Runtime.version();
+    }
+
+    /** Profiling control (MPI_Pcontrol): JMCA has no profiling layer to tell, so it does nothing. */
+    public static void pControl(int level, Object obj) {
     }
 
     /** Seconds since an arbitrary moment, with nanosecond resolution. */

@@ -13,7 +13,7 @@ import org.jmca.mca.coll.Reduction;
  * user's {@link UserFunction}. Applied to a datatype it becomes the {@link Reduction} the coll
  * modules run; a predefined operation that is not defined for the type is an MPI_ERR_OP.
  */
-public final class Op {
+public final class Op implements Freeable {
 
     /** The predefined operations. */
     enum Predefined { MAX, MIN, SUM, PROD, LAND, BAND, LOR, BOR, LXOR, BXOR, MINLOC, MAXLOC, REPLACE, NO_OP }
@@ -40,7 +40,7 @@ public final class Op {
         return commutative;
     }
 
-    public void free() {
+    public void free() throws MPIException {
         freed = true;
     }
 

@@ -10,7 +10,7 @@ import org.jmca.mca.pml.PmlStatus;
  * becomes null ({@link #isNull()}), as MPI's handles become MPI_REQUEST_NULL; a persistent
  * request ({@link Prequest}) becomes inactive instead and may be started again.
  */
-public class Request {
+public class Request implements Freeable {
     final Comm comm;
     PmlRequest operation;
     Runnable afterCompletion;
@@ -97,11 +97,12 @@ public class Request {
         return testStatus() != null;
     }
 
-    /** The status if the request has completed, without collecting it; else null. */
+    /** The status if the request has completed, without collecting it; else null. Drives progress, so a loop on it ends. */
     public Status getStatus() throws MPIException {
         if (isNull()) {
             return emptyStatus();
         }
+        comm.runtime().progress.progress();
         if (!ready()) {
             return null;
         }

@@ -5,8 +5,8 @@ public final class Status {
     private final int source;
     private final int tag;
     private final int error;
-    private final long byteCount;
-    private final boolean cancelled;
+    private long byteCount;
+    private boolean cancelled;
     private int index = MPI.UNDEFINED;
 
     Status(int source, int tag, int error, long byteCount, boolean cancelled) {
@@ -18,16 +18,16 @@ public final class Status {
     }
 
     /** The sender's rank in the communicator of the receive. */
-    public int getSource() throws MPIException {
+    public int getSource() {
         return source;
     }
 
-    public int getTag() throws MPIException {
+    public int getTag() {
         return tag;
     }
 
     /** The error class of the operation: MPI.SUCCESS, or MPI.ERR_TRUNCATE for a truncated message. */
-    public int getError() throws MPIException {
+    public int getError() {
         return error;
     }
 
@@ -42,8 +42,26 @@ public final class Status {
         return getCount(datatype);
     }
 
-    public long getElementsX(Datatype datatype) throws MPIException {
-        return byteCount / datatype.size();
+    /** The number of elements as a {@link Count}, for counts beyond an int. */
+    public Count getElementsX(Datatype datatype) throws MPIException {
+        return new Count(byteCount / datatype.size());
+    }
+
+    /** For a generalized request's status: says whether it was cancelled. */
+    public void setCancelled(boolean flag) throws MPIException {
+        this.cancelled = flag;
+    }
+
+    /** For a generalized request's status: {@code count} elements of {@code datatype} arrived. */
+    public void setElements(Datatype datatype, int count) throws MPIException {
+        setElementsX(datatype, new Count(count));
+    }
+
+    public void setElementsX(Datatype datatype, Count count) throws MPIException {
+        if (count.getCount() < 0) {
+            throw new MPIException(MPI.ERR_COUNT, "a status cannot hold a negative count (" + count.getCount() + ")");
+        }
+        this.byteCount = count.getCount() * datatype.size();
     }
 
     public boolean isCancelled() throws MPIException {

@@ -28,7 +28,7 @@ import org.jmca.osc.WindowPeer;
  * window MPI_ERR_RMA_RANGE, a freed window MPI_ERR_WIN; through the window's error handler
  * ({@link MPI#ERRORS_ARE_FATAL} unless set).
  */
-public final class Win {
+public final class Win implements Freeable {
     public static final int WIN_NULL = 0;
     public static final int FLAVOR_PRIVATE = 0;
     public static final int FLAVOR_SHARED = 1;
@@ -48,7 +48,7 @@ public final class Win {
     private final Map<Integer, Object> attributes = new HashMap<>();
     private Errhandler errhandler = MPI.ERRORS_ARE_FATAL;
     private String name = "";
-    private Info info = new Info();
+    private Info info = new Info(java.util.Map.of());
 
     /**
      * {@code MPI_WIN_CREATE}: the window is {@code size} elements of {@code base}, displacements
@@ -496,7 +496,7 @@ public final class Win {
     public Group getGroup() throws MPIException {
         return call("MPI_Win_get_group", () -> {
             checkNotFreed();
-            return new Group(comm.jobRanks, comm.rank());
+            return new Group(comm.jobRanks, comm.jobRanks[comm.rank()]);
         });
     }
 

@@ -129,7 +129,7 @@ public final class Semantics {
             sum[0] += v[0];
         }
         Intracomm none2 = world.split(rank == 0 ? 0 : MPI.UNDEFINED, 0);
-        Check.that(rank == 0 ? none2 != null && none2.getSize() == 1 : none2 == null, "split with MPI.UNDEFINED");
+        Check.that(rank == 0 ? !none2.isNull() && none2.getSize() == 1 : none2.isNull(), "split with MPI.UNDEFINED");
         parity.barrier();
         dup.free();
 

@@ -1,0 +1,20 @@
+package org.jmca.tests;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Open MPI's Java API, area by area, through the real launcher (issue 20). */
+class JavaApiTest {
+    @TempDir
+    Path home;
+
+    @Test
+    void environmentAttributesNamesInfosGroupsAndRequestsBehaveAsOpenMpisBindings() {
+        Jmca.Result result = new Jmca(home).mpirun(3, "ApiEnvironment", java.util.List.of());
+        assertThat(result.status()).as("status; stderr: %s", result.err()).isZero();
+        assertThat(result.outLines()).filteredOn(l -> l.startsWith("PASS api environment")).hasSize(3);
+    }
+}

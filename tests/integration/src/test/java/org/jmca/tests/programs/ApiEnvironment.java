@@ -1,0 +1,153 @@
+package org.jmca.tests.programs;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import mpi.Comm;
+import mpi.Count;
+import mpi.Group;
+import mpi.Info;
+import mpi.Intracomm;
+import mpi.MPI;
+import mpi.MPIException;
+import mpi.Request;
+import mpi.Status;
+
+/**
+ * The environment part of Open MPI's Java API on 3 or more ranks: version and library, the
+ * predefined attributes and the program's own (keyvals, copied by dup), names, infos (INFO_NULL,
+ * INFO_ENV, every method), groups made by set operations and ranges and a communicator made from
+ * one (create), splitType by host, a null communicator from split, REQUEST_NULL, a loop on
+ * getStatus that ends, status setters, callErrhandler under ERRORS_RETURN, and the error classes
+ * of bad arguments. Prints "PASS api environment" per rank.
+ */
+public final class ApiEnvironment {
+    public static void main(String[] args) throws MPIException {
+        MPI.Init(args);
+        Intracomm world = MPI.COMM_WORLD;
+        world.setErrhandler(MPI.ERRORS_RETURN);
+        int rank = world.getRank();
+        int size = world.getSize();
+
+        Check.equal(MPI.getVersion().getVersion(), MPI.VERSION, "MPI.getVersion");
+        Check.equal(MPI.getVersion().getSubVersion(), 1, "MPI.getVersion subversion");
+        Check.that(MPI.getLibVersion().startsWith("JMCA"), "getLibVersion: " + MPI.getLibVersion());
+        Check.that(MPI.isThreadMain(), "the thread that called Init is the main thread");
+        MPI.pControl(1, null);
+
+        Check.equal((Integer) world.getAttr(MPI.TAG_UB), (1 << 30) - 1, "TAG_UB");
+        Check.equal((Integer) world.getAttr(MPI.UNIVERSE_SIZE), size, "UNIVERSE_SIZE");
+        Check.equal((Integer) world.getAttr(MPI.HOST), MPI.PROC_NULL, "HOST");
+        Check.equal((Integer) world.getAttr(MPI.IO), MPI.ANY_SOURCE, "IO");
+        Check.equal((Integer) world.getAttr(MPI.WTIME_IS_GLOBAL), 0, "WTIME_IS_GLOBAL");
+        Check.equal((Integer) world.getAttr(MPI.APPNUM), 0, "APPNUM");
+        Check.equal((Integer) world.getAttr(MPI.LASTUSEDCODE), MPI.ERR_LASTCODE, "LASTUSEDCODE");
+        int keyval = Comm.createKeyval();
+        Check.that(world.getAttr(keyval) == null, "an attribute not set is null");
+        world.setAttr(keyval, "rank " + rank);
+        Intracomm dup = world.dup();
+        Check.that(("rank " + rank).equals(dup.getAttr(keyval)), "dup carries the attribute");
+        dup.deleteAttr(keyval);
+        Check.that(dup.getAttr(keyval) == null && world.getAttr(keyval) != null, "deleteAttr on the dup only");
+        expectError(MPI.ERR_KEYVAL, () -> world.setAttr(MPI.TAG_UB, 1), "setAttr of a predefined keyval");
+        Comm.freeKeyval(keyval);
+        expectError(MPI.ERR_KEYVAL, () -> world.setAttr(keyval, 1), "setAttr with a freed keyval");
+
+        Check.that(world.getName().equals("MPI_COMM_WORLD"), "COMM_WORLD's name: " + world.getName());
+        Check.that(dup.getName().isEmpty(), "a dup has no name: '" + dup.getName() + "'");
+        dup.setName("mine");
+        Check.that(dup.getName().equals("mine"), "setName");
+        Check.that(!dup.isInter() && dup.getTopology() == MPI.UNDEFINED, "an intracommunicator without topology");
+        Comm copy = dup.clone();
+        Check.equal(Comm.compare(copy, dup), MPI.CONGRUENT, "clone is a dup");
+        copy.free();
+
+        Info info = new Info();
+        info.set("b", "2");
+        info.set("a", "1");
+        Check.that(info.size() == 2 && info.getKey(0).equals("b") && info.getKey(1).equals("a"), "info keys in order");
+        Info twin = info.dup();
+        info.delete("b");
+        Check.that(info.size() == 1 && "2".equals(twin.get("b")) && info.get("b") == null, "dup is a copy");
+        expectError(MPI.ERR_INFO_NOKEY, () -> info.delete("b"), "delete of a key not set");
+        info.free();
+        Check.that(info.isNull() && MPI.INFO_NULL.isNull() && !MPI.INFO_ENV.isNull(), "freed info and INFO_NULL");
+        Check.equal(Integer.parseInt(MPI.INFO_ENV.get("maxprocs")), size, "INFO_ENV maxprocs");
+        Check.that(MPI.INFO_ENV.get("host").equals(MPI.getProcessorName()), "INFO_ENV host");
+        Intracomm hinted = world.dupWithInfo(MPI.INFO_NULL);
+        hinted.free();
+
+        Group all = world.getGroup();
+        Group evens = all.rangeIncl(new int[][] {{0, size - 1, 2}});
+        Group odds = all.rangeExcl(new int[][] {{0, size - 1, 2}});
+        Check.equal(evens.getSize(), (size + 1) / 2, "rangeIncl");
+        Check.equal(Group.union(odds, evens).getSize(), size, "union");
+        Check.equal(Group.intersection(odds, evens).getSize(), 0, "intersection");
+        Check.equal(Group.compare(Group.difference(all, odds), evens), MPI.IDENT, "difference keeps the order");
+        Check.equal(Group.compare(Group.union(evens, odds), all), MPI.SIMILAR, "union: same processes, other order");
+        Check.equal(evens.getRank(), rank % 2 == 0 ? rank / 2 : MPI.UNDEFINED, "rank in the evens");
+        Group backwards = all.rangeIncl(new int[][] {{size - 1, 0, -1}});
+        Check.equal(backwards.getRank(), size - 1 - rank, "a range with a negative stride");
+        Check.equal(MPI.GROUP_EMPTY.getSize(), 0, "GROUP_EMPTY");
+        Intracomm evenComm = world.create(evens);
+        Check.that(rank % 2 == 0 ? !evenComm.isNull() && evenComm.getRank() == rank / 2 : evenComm.isNull(),
+                "create from the evens");
+        if (!evenComm.isNull()) {
+            evenComm.free();
+        }
+        evens.free();
+        expectError(MPI.ERR_GROUP, evens::getSize, "a freed group");
+
+        Intracomm host = world.splitType(Comm.TYPE_SHARED, rank, MPI.INFO_NULL);
+        int[] onHost = {host.getSize()};
+        Check.that(onHost[0] >= 1 && onHost[0] <= size, "splitType gives the ranks of this host");
+        host.free();
+        Intracomm none = world.split(MPI.UNDEFINED, 0);
+        Check.that(none.isNull(), "split with MPI.UNDEFINED gives a null communicator");
+        expectError(MPI.ERR_COMM, none::getSize, "a null communicator");
+
+        Check.that(MPI.REQUEST_NULL.isNull(), "REQUEST_NULL is null");
+        Request.waitAll(new Request[] {MPI.REQUEST_NULL, MPI.REQUEST_NULL});
+        int[] token = new int[1];
+        int partner = rank ^ 1;
+        if (partner < size) {
+            Request receive = world.iRecv(MPI.newIntBuffer(1), 1, MPI.INT, partner, 5);
+            world.send(new int[] {rank}, 1, MPI.INT, partner, 5);
+            Status seen;
+            while ((seen = receive.getStatus()) == null) {
+                token[0]++;
+            }
+            Check.equal(seen.getSource(), partner, "getStatus' source");
+            receive.waitFor();
+        }
+
+        Status status = world.iRecv(MPI.newIntBuffer(1), 1, MPI.INT, MPI.PROC_NULL, 0).waitStatus();
+        status.setElements(MPI.INT, 7);
+        Check.equal(status.getElementsX(MPI.INT).getCount(), 7, "setElements");
+        status.setElementsX(MPI.INT, new Count(9));
+        Check.equal(status.getCount(MPI.INT), 9, "setElementsX");
+        status.setCancelled(true);
+        Check.that(status.isCancelled(), "setCancelled");
+        Check.that(new Count(3).compareTo(new Count(4)) < 0 && new Count(5).equals(new Count(5)), "Count");
+
+        world.callErrhandler(MPI.ERR_OTHER);
+        dup.free();
+        world.barrier();
+        System.out.println("PASS api environment rank " + rank);
+        MPI.Finalize();
+    }
+
+    interface Body {
+        void run() throws MPIException;
+    }
+
+    private static void expectError(int errorClass, Body body, String what) {
+        try {
+            body.run();
+        } catch (MPIException e) {
+            Check.equal(e.getErrorClass(), errorClass, what + " (" + e.getMessage() + ")");
+            return;
+        }
+        throw new AssertionError(what + ": no MPIException");
+    }
+}
