@@ -12,8 +12,14 @@ import org.jmca.mca.pml.SendMode;
  * Buffered sends: each copies its message and completes at once; the copy counts against the
  * buffer the user attached until the message has left. Space is accounted as MPI does
  * (message size plus {@link MPI#BSEND_OVERHEAD}), so a program that fits in Open MPI fits here.
+ * Without an attached buffer, a message up to {@link #UNATTACHED_LIMIT} still goes (copied), as
+ * Open MPI sends a small buffered message at once without needing the buffer; a larger one is an
+ * MPI_ERR_BUFFER.
  */
 final class BufferedSends {
+    /** The largest buffered send without an attached buffer: Open MPI's eager size over tcp. */
+    static final long UNATTACHED_LIMIT = 64 * 1024;
+
     private record Outstanding(PmlRequest request, long bytes) { }
 
     private byte[] attached;
@@ -46,18 +52,21 @@ final class BufferedSends {
     Request send(Comm comm, MemorySegment data, int jobRank, int tag) throws MPIException {
         reap();
         long need = data.byteSize() + MPI.BSEND_OVERHEAD;
-        if (attached == null) {
-            throw new MPIException(MPI.ERR_BUFFER, "a buffered send needs a buffer: call MPI.attachBuffer first");
+        if (attached == null && data.byteSize() > UNATTACHED_LIMIT) {
+            throw new MPIException(MPI.ERR_BUFFER, "a buffered send of " + data.byteSize() + " bytes needs a buffer:"
+                    + " call MPI.attachBuffer first (without one, up to " + UNATTACHED_LIMIT + " bytes go at once)");
         }
-        if (used + need > attached.length) {
+        if (attached != null && used + need > attached.length) {
             throw new MPIException(MPI.ERR_BUFFER, "the attached buffer of " + attached.length + " bytes has "
                     + (attached.length - used) + " free, but this buffered send needs " + need
                     + " (message plus MPI.BSEND_OVERHEAD)");
         }
         MemorySegment copy = MemorySegment.ofArray(data.toArray(ValueLayout.JAVA_BYTE));
         PmlRequest request = comm.runtime().pml.isend(copy, jobRank, tag, comm.context, SendMode.STANDARD);
-        outstanding.add(new Outstanding(request, need));
-        used += need;
+        if (attached != null) {
+            outstanding.add(new Outstanding(request, need));
+            used += need;
+        }
         return Request.completed(comm, new Status(MPI.ANY_SOURCE, MPI.ANY_TAG, MPI.SUCCESS, 0, false));
     }
 

@@ -45,12 +45,10 @@ record UserBuffer(MemorySegment segment, Runnable afterReceive) {
             }
             throw new MPIException(MPI.ERR_BUFFER, "the buffer is null but count is " + count);
         }
+        // as Open MPI's bindings: any primitive array or NIO buffer holds any type, as raw memory
+        // in this machine's byte order, as long as the elements fit
         MemorySegment whole;
         if (buf instanceof Buffer buffer) {
-            if (!(buffer instanceof ByteBuffer) && !type.bufferType().isInstance(buffer)) {
-                throw new MPIException(MPI.ERR_BUFFER, "a " + buffer.getClass().getSimpleName() + " does not hold "
-                        + type + " elements; use a " + type.bufferType().getSimpleName() + " or a ByteBuffer");
-            }
             if (forReceive && buffer.isReadOnly()) {
                 throw new MPIException(MPI.ERR_BUFFER, "the receive buffer is read-only");
             }
@@ -59,15 +57,18 @@ record UserBuffer(MemorySegment segment, Runnable afterReceive) {
                 throw new MPIException(MPI.ERR_BUFFER, "buffer too small: " + count + " " + type + " need " + bytes
                         + " bytes, the " + buffer.getClass().getSimpleName() + " holds " + whole.byteSize());
             }
-        } else if (type.arrayType() == null) {
-            throw new MPIException(MPI.ERR_BUFFER, type + " has no array form: pass a ByteBuffer in native byte order"
-                    + " laid out as the C struct (" + type.size() + " bytes per element)");
-        } else if (buf.getClass() == type.arrayType() && type != MPI.BOOLEAN) {
+        } else if (buf.getClass().isArray() && buf.getClass().componentType().isPrimitive()
+                && !(buf instanceof boolean[])) {
             whole = arraySegment(buf);
-            checkLength(Array.getLength(buf), count, type);
+            if (whole.byteSize() < bytes) {
+                throw new MPIException(MPI.ERR_BUFFER, "buffer too small: count " + count + " of " + type + " needs "
+                        + bytes + " bytes but the " + buf.getClass().getSimpleName() + " of " + Array.getLength(buf)
+                        + " elements holds " + whole.byteSize());
+            }
         } else {
-            throw new MPIException(MPI.ERR_BUFFER, "a " + buf.getClass().getSimpleName() + " buffer does not hold "
-                    + type + " elements; " + type + " needs a " + type.arrayType().getSimpleName() + " or a buffer");
+            throw new MPIException(MPI.ERR_BUFFER, "a " + buf.getClass().getSimpleName() + " is not a buffer: pass a"
+                    + " primitive array or a java.nio buffer" + (buf instanceof boolean[] ? " (a boolean[] holds only"
+                    + " MPI.BOOLEAN)" : ""));
         }
         return whole.byteSize() == bytes ? whole : whole.asSlice(0, bytes);
     }

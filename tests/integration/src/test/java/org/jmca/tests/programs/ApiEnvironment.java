@@ -1,5 +1,6 @@
 package org.jmca.tests.programs;
 
+import java.nio.CharBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -119,6 +120,21 @@ public final class ApiEnvironment {
             }
             Check.equal(seen.getSource(), partner, "getStatus' source");
             receive.waitFor();
+
+            // Open MPI's buffer rules: any array or buffer holds any type, as raw memory
+            int[] ints = {rank * 1000 + 1, rank * 1000 + 2};
+            int[] intsBack = new int[2];
+            world.sendRecv(ints, 4, MPI.CHAR, partner, 6, intsBack, 4, MPI.CHAR, partner, 6);
+            Check.that(Arrays.equals(intsBack, new int[] {partner * 1000 + 1, partner * 1000 + 2}), "int[] as MPI.CHAR");
+            CharBuffer chars = CharBuffer.wrap(("r" + rank + "!!").toCharArray());
+            CharBuffer charsBack = CharBuffer.allocate(4);
+            world.sendRecv(chars, 8, MPI.BYTE, partner, 7, charsBack, 8, MPI.BYTE, partner, 7);
+            Check.that(new String(charsBack.array()).equals("r" + partner + "!!"), "CharBuffer as MPI.BYTE");
+            // a small buffered send goes without an attached buffer, as in Open MPI
+            world.ibSend(MPI.newIntBuffer(1).put(0, rank), 1, MPI.INT, partner, 8).waitFor();
+            int[] fromBuffered = new int[1];
+            world.recv(fromBuffered, 1, MPI.INT, partner, 8);
+            Check.equal(fromBuffered[0], partner, "ibSend without an attached buffer");
         }
 
         Status status = world.iRecv(MPI.newIntBuffer(1), 1, MPI.INT, MPI.PROC_NULL, 0).waitStatus();

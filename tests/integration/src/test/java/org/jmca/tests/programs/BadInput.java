@@ -48,11 +48,12 @@ public final class BadInput {
         expect(MPI.ERR_BUFFER, "buffer too small", () -> MPI.COMM_WORLD.send(buf, 5, MPI.INT, 0, 0));
         expect(MPI.ERR_BUFFER, "buffer too small", () -> MPI.COMM_WORLD.recv(buf, 9, MPI.INT, 0, 0));
         expect(MPI.ERR_BUFFER, "null", () -> MPI.COMM_WORLD.send(null, 1, MPI.INT, 0, 0));
-        expect(MPI.ERR_BUFFER, "does not hold MPI.DOUBLE", () -> MPI.COMM_WORLD.send(buf, 1, MPI.DOUBLE, 0, 0));
+        expect(MPI.ERR_BUFFER, "needs 24 bytes", () -> MPI.COMM_WORLD.send(buf, 3, MPI.DOUBLE, 0, 0));
+        expect(MPI.ERR_BUFFER, "is not a buffer", () -> MPI.COMM_WORLD.send(new Object[1], 1, MPI.INT, 0, 0));
         expect(MPI.ERR_BUFFER, "buffer too small",
                 () -> MPI.COMM_WORLD.iSend(MPI.newIntBuffer(2), 3, MPI.INT, 0, 0));
         expect(MPI.ERR_TYPE, "datatype is null", () -> MPI.COMM_WORLD.send(buf, 1, null, 0, 0));
-        expect(MPI.ERR_BUFFER, "attachBuffer", () -> MPI.COMM_WORLD.bSend(buf, 1, MPI.INT, 0, 0));
+        expect(MPI.ERR_BUFFER, "attachBuffer", () -> MPI.COMM_WORLD.bSend(new byte[100_000], 100_000, MPI.BYTE, 0, 0));
         MPI.COMM_WORLD.barrier();
         if (MPI.COMM_WORLD.getRank() == 0) {
             System.out.println("PASS bad input");

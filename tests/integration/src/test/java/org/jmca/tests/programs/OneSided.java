@@ -245,8 +245,8 @@ public final class OneSided {
         win.lock(MPI.LOCK_SHARED, 0, 0);
         expect(MPI.ERR_RMA_SYNC, "locked already", () -> win.lock(MPI.LOCK_SHARED, 0, 0));
         expect(MPI.ERR_RMA_SYNC, "passive-target epoch (unlock first)", () -> win.fence(0));
-        LongBuffer wrong = MPI.newLongBuffer(1);
-        expect(MPI.ERR_BUFFER, "does not hold MPI.INT", () -> win.put(wrong, 1, MPI.INT, 0, 0, 1, MPI.INT));
+        IntBuffer tooSmall = MPI.newIntBuffer(1);
+        expect(MPI.ERR_BUFFER, "buffer too small", () -> win.put(tooSmall, 2, MPI.INT, 0, 0, 2, MPI.INT));
         win.unlock(0);
         win.setErrhandler(MPI.ERRORS_ARE_FATAL);
     }
