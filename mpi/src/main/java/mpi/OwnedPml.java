@@ -4,6 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.List;
 import org.jmca.mca.PerformanceVariable;
 import org.jmca.mca.btl.BtlEndpoint;
+import org.jmca.mca.pml.PmlMessage;
 import org.jmca.mca.pml.PmlModule;
 import org.jmca.mca.pml.PmlRequest;
 import org.jmca.mca.pml.PmlStatus;
@@ -49,6 +50,26 @@ final class OwnedPml implements PmlModule {
         engine.enter();
         try {
             return pml.iprobe(source, tag, context);
+        } finally {
+            engine.exit();
+        }
+    }
+
+    @Override
+    public PmlMessage improbe(int source, int tag, int context) {
+        engine.enter();
+        try {
+            return pml.improbe(source, tag, context);
+        } finally {
+            engine.exit();
+        }
+    }
+
+    @Override
+    public PmlRequest imrecv(PmlMessage message, MemorySegment buffer) {
+        engine.enter();
+        try {
+            return pml.imrecv(message, buffer);
         } finally {
             engine.exit();
         }

@@ -44,6 +44,19 @@ public interface PmlModule {
     PmlStatus iprobe(int source, int tag, int context);
 
     /**
+     * A matched probe: takes the message a receive would match now out of matching, so that no
+     * other receive or probe can have it; null if there is none.
+     */
+    default PmlMessage improbe(int source, int tag, int context) {
+        throw new UnsupportedOperationException("this PML has no matched probe");
+    }
+
+    /** Receives a message {@link #improbe} took into {@code buffer}; a longer one is truncated and says so. */
+    default PmlRequest imrecv(PmlMessage message, MemorySegment buffer) {
+        throw new UnsupportedOperationException("this PML has no matched probe");
+    }
+
+    /**
      * The BTL endpoint that carries this PML's traffic to job rank {@code rank}, for a layer that
      * moves data with the BTL's put and get itself (one-sided windows); null if there is none.
      */

@@ -15,6 +15,7 @@ import org.jmca.mca.btl.BtlEndpoint;
 import org.jmca.mca.btl.BtlModule;
 import org.jmca.mca.btl.Peer;
 import org.jmca.mca.pml.PmlEnvironment;
+import org.jmca.mca.pml.PmlMessage;
 import org.jmca.mca.pml.PmlModule;
 import org.jmca.mca.pml.PmlRequest;
 import org.jmca.mca.pml.PmlStatus;
@@ -325,6 +326,36 @@ final class Ob1PmlModule implements PmlModule {
         MatchContext.Unexpected message = context(context).findUnexpected(
                 new Ob1RecvRequest(EMPTY, source, tag, null), false);
         return message == null ? null : new PmlStatus(message.source(), message.tag(), message.total(), false, false);
+    }
+
+    /** A message a matched probe took: its place in the unexpected queue, and its context. */
+    private record TakenMessage(MatchContext.Unexpected message, MatchContext context) implements PmlMessage {
+        @Override
+        public PmlStatus status() {
+            return new PmlStatus(message.source(), message.tag(), message.total(), false, false);
+        }
+    }
+
+    @Override
+    public PmlMessage improbe(int source, int tag, int context) {
+        if (source != ANY_SOURCE) {
+            checkRank(source);
+        }
+        MatchContext matchContext = context(context);
+        MatchContext.Unexpected message = matchContext.findUnexpected(new Ob1RecvRequest(EMPTY, source, tag, null),
+                true);
+        return message == null ? null : new TakenMessage(message, matchContext);
+    }
+
+    @Override
+    public PmlRequest imrecv(PmlMessage taken, MemorySegment buffer) {
+        if (!(taken instanceof TakenMessage(MatchContext.Unexpected message, MatchContext context))) {
+            throw new McaException("pml/ob1: a message of another PML cannot be received here");
+        }
+        Ob1RecvRequest request = new Ob1RecvRequest(buffer, message.source(), message.tag(), context);
+        deliver(request, message.kind(), message.source(), message.tag(), message.total(), message.sendId(),
+                message.address(), message.key(), message.payload(), 0, message.payload().byteSize());
+        return request;
     }
 
     private void onFragment(BtlEndpoint from, byte kind, MemorySegment memory, long at, long length) {

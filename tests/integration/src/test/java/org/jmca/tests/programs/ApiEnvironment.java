@@ -1,6 +1,7 @@
 package org.jmca.tests.programs;
 
 import java.nio.CharBuffer;
+import java.nio.IntBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -11,6 +12,7 @@ import mpi.Info;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
+import mpi.Message;
 import mpi.Request;
 import mpi.Status;
 
@@ -135,6 +137,7 @@ public final class ApiEnvironment {
             int[] fromBuffered = new int[1];
             world.recv(fromBuffered, 1, MPI.INT, partner, 8);
             Check.equal(fromBuffered[0], partner, "ibSend without an attached buffer");
+            matchedProbes(world, rank, partner);
         }
 
         Status status = world.iRecv(MPI.newIntBuffer(1), 1, MPI.INT, MPI.PROC_NULL, 0).waitStatus();
@@ -151,6 +154,43 @@ public final class ApiEnvironment {
         world.barrier();
         System.out.println("PASS api environment rank " + rank);
         MPI.Finalize();
+    }
+
+    /** Matched probes: a taken message is invisible to other probes and receives, eager and rendezvous sizes. */
+    private static void matchedProbes(Intracomm world, int rank, int partner) throws MPIException {
+        int big = 1 << 20;
+        world.send(new int[] {rank, 1}, 2, MPI.INT, partner, 20);
+        world.send(new int[] {rank, 2, 2}, 3, MPI.INT, partner, 21);
+        Request bigSend = world.iSend(MPI.newByteBuffer(big), big, MPI.BYTE, partner, 22);
+        Message first = new Message();
+        Check.that(first.isNull(), "a new Message is null");
+        Status status = first.mProbe(partner, MPI.ANY_TAG, world);
+        Check.that(!first.isNull() && status.getTag() == 20 && status.getCount(MPI.INT) == 2, "mProbe: " + status);
+        Status next = world.probe(partner, MPI.ANY_TAG);
+        Check.equal(next.getTag(), 21, "a probe does not see the taken message");
+        Message second = new Message();
+        Status secondStatus;
+        while ((secondStatus = second.imProbe(partner, 21, world)) == null) {
+            Thread.onSpinWait();
+        }
+        Check.equal(secondStatus.getCount(MPI.INT), 3, "imProbe's count");
+        Message third = new Message();
+        Check.equal(third.mProbe(partner, 22, world).getCount(MPI.BYTE), big, "mProbe of a rendezvous message");
+        Check.that(new Message().imProbe(partner, 23, world) == null, "imProbe with no message");
+        int[] secondData = new int[3];
+        Request pending = second.imRecv(IntBuffer.wrap(secondData), 3, MPI.INT);
+        int[] firstData = new int[2];
+        first.mRecv(firstData, 2, MPI.INT);
+        Check.that(Arrays.equals(firstData, new int[] {partner, 1}) && first.isNull(), "mRecv");
+        pending.waitFor();
+        Check.that(Arrays.equals(secondData, new int[] {partner, 2, 2}), "imRecv");
+        Check.equal(third.mRecv(new byte[big], big, MPI.BYTE).getCount(MPI.BYTE), big, "mRecv of a rendezvous message");
+        bigSend.waitFor();
+        Message none = new Message();
+        Check.equal(none.mProbe(MPI.PROC_NULL, 0, world).getSource(), MPI.PROC_NULL, "mProbe of MPI.PROC_NULL");
+        Check.that(none.isNoProc(), "a no-process message");
+        Check.equal(none.mRecv(new int[1], 1, MPI.INT).getSource(), MPI.PROC_NULL, "mRecv of the no-process message");
+        expectError(MPI.ERR_REQUEST, () -> new Message().mRecv(new int[1], 1, MPI.INT), "mRecv of a null Message");
     }
 
     interface Body {
