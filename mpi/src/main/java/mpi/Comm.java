@@ -471,7 +471,7 @@ public class Comm implements Freeable, Cloneable {
             JobRuntime rt = runtime();
             checkSendTag(tag);
             int to = destination(dest);
-            MemorySegment data = type == MPI.BOOLEAN ? UserBuffer.of(buf, count, type, false).segment()
+            MemorySegment data = type != null && type.needsPacking() ? UserBuffer.of(buf, count, type, false).segment()
                     : UserBuffer.segment(buf, count, type, false);
             if (to >= 0) {
                 rt.enter();
@@ -514,7 +514,7 @@ public class Comm implements Freeable, Cloneable {
             JobRuntime rt = runtime();
             checkRecvTag(tag);
             int from = source(source);
-            UserBuffer packed = type == MPI.BOOLEAN ? UserBuffer.of(buf, count, type, true) : null;
+            UserBuffer packed = type != null && type.needsPacking() ? UserBuffer.of(buf, count, type, true) : null;
             MemorySegment data = packed != null ? packed.segment() : UserBuffer.segment(buf, count, type, true);
             if (from == -2) {
                 return procNullStatus();
@@ -621,6 +621,57 @@ public class Comm implements Freeable, Cloneable {
 
     private Prequest persistent(String operation, Prequest.Starter starter) throws MPIException {
         return call(operation, rt -> new Prequest(this, () -> call(operation, r -> starter.start())));
+    }
+
+    // ---- packing ---------------------------------------------------------------------------
+
+    /**
+     * Packs {@code incount} elements of {@code type} from {@code inbuf} into {@code outbuf} from
+     * byte {@code position}; returns the position after them.
+     */
+    public int pack(Object inbuf, int incount, Datatype type, byte[] outbuf, int position) throws MPIException {
+        return call("MPI_Pack", rt -> {
+            MemorySegment packed = UserBuffer.of(inbuf, incount, type, false).segment();
+            checkRoom(outbuf, position, packed.byteSize(), "pack into");
+            MemorySegment.copy(packed, 0, MemorySegment.ofArray(outbuf), position, packed.byteSize());
+            return position + (int) packed.byteSize();
+        });
+    }
+
+    /**
+     * Unpacks {@code outcount} elements of {@code type} into {@code outbuf} from {@code inbuf} at
+     * byte {@code position}; returns the position after them.
+     */
+    public int unpack(byte[] inbuf, int position, Object outbuf, int outcount, Datatype type) throws MPIException {
+        return call("MPI_Unpack", rt -> {
+            UserBuffer target = UserBuffer.of(outbuf, outcount, type, true);
+            long bytes = target.segment().byteSize();
+            checkRoom(inbuf, position, bytes, "unpack from");
+            MemorySegment.copy(MemorySegment.ofArray(inbuf), position, target.segment(), 0, bytes);
+            if (target.afterReceive() != null) {
+                target.afterReceive().run();
+            }
+            return position + (int) bytes;
+        });
+    }
+
+    /** The bytes {@link #pack} needs for {@code incount} elements of {@code type}. */
+    public int packSize(int incount, Datatype type) throws MPIException {
+        return call("MPI_Pack_size", rt -> {
+            if (incount < 0 || type == null) {
+                throw new MPIException(incount < 0 ? MPI.ERR_COUNT : MPI.ERR_TYPE, "packSize of " + incount + " "
+                        + type);
+            }
+            return Math.multiplyExact(incount, type.getSize());
+        });
+    }
+
+    private static void checkRoom(byte[] buffer, int position, long bytes, String what) throws MPIException {
+        if (buffer == null || position < 0 || position + bytes > buffer.length) {
+            throw new MPIException(MPI.ERR_TRUNCATE, "cannot " + what + " a byte[] of "
+                    + (buffer == null ? "null" : buffer.length) + " bytes at position " + position + ": " + bytes
+                    + " bytes needed");
+        }
     }
 
     // ---- probing ---------------------------------------------------------------------------
@@ -1141,12 +1192,15 @@ public class Comm implements Freeable, Cloneable {
         if (rooted) {
             c.root(root);
         }
-        Reduction reduction = c.op(op, type);
+        // a derived type's operands are its primitives, packed one after another
+        Datatype primitive = type != null && type.isDerived() ? type.primitive() : type;
+        Reduction reduction = c.op(op, primitive);
         boolean receives = !rooted || c.isRoot(root);
         MemorySegment send = sendbuf == null ? null : c.send(sendbuf, count, type);
         MemorySegment recv = !receives ? null
                 : sendbuf == null ? c.inOut(recvbuf, count, type) : c.recv(recvbuf, count, type);
-        return collCall(send, recv, count, type.size(), root, reduction, c.tag());
+        int elements = primitive == type ? count : Math.multiplyExact(count, type.size() / primitive.size());
+        return collCall(send, recv, elements, primitive.size(), root, reduction, c.tag());
     }
 
     public void reduceScatter(Object sendbuf, Object recvbuf, int[] recvcounts, Datatype type, Op op)

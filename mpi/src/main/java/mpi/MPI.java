@@ -197,6 +197,12 @@ public final class MPI {
     public static final Datatype DOUBLE_INT = Datatype.pair("MPI.DOUBLE_INT", 16, Datatype.Base.DOUBLE, 8, null,
             ByteBuffer.class);
 
+    /** Bytes made by {@link Comm#pack}, to send and {@link Comm#unpack}. */
+    public static final Datatype PACKED = Datatype.primitive("MPI.PACKED", 1, Datatype.Base.BYTE, byte[].class,
+            ByteBuffer.class);
+    /** No datatype (MPI_DATATYPE_NULL): isNull() is true, and using it is an MPI_ERR_TYPE. */
+    public static final Datatype DATATYPE_NULL = Datatype.nullType();
+
     public static final Op MAX = new Op(Op.Predefined.MAX);
     public static final Op MIN = new Op(Op.Predefined.MIN);
     public static final Op SUM = new Op(Op.Predefined.SUM);

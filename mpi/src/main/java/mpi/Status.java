@@ -37,14 +37,14 @@ public final class Status {
         return byteCount % size == 0 ? Math.toIntExact(byteCount / size) : MPI.UNDEFINED;
     }
 
-    /** For predefined types, the same as {@link #getCount}. */
+    /** The number of primitive elements received: for a derived type, of the primitive it is made of. */
     public int getElements(Datatype datatype) throws MPIException {
-        return getCount(datatype);
+        return Math.toIntExact(getElementsX(datatype).getCount());
     }
 
     /** The number of elements as a {@link Count}, for counts beyond an int. */
     public Count getElementsX(Datatype datatype) throws MPIException {
-        return new Count(byteCount / datatype.size());
+        return new Count(byteCount / datatype.primitiveSize());
     }
 
     /** For a generalized request's status: says whether it was cancelled. */
@@ -61,7 +61,7 @@ public final class Status {
         if (count.getCount() < 0) {
             throw new MPIException(MPI.ERR_COUNT, "a status cannot hold a negative count (" + count.getCount() + ")");
         }
-        this.byteCount = count.getCount() * datatype.size();
+        this.byteCount = count.getCount() * datatype.primitiveSize();
     }
 
     public boolean isCancelled() throws MPIException {

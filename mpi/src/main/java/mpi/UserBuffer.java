@@ -24,7 +24,54 @@ record UserBuffer(MemorySegment segment, Runnable afterReceive) {
             checkLength(booleans.length, count, type);
             return booleans(booleans, count, forReceive);
         }
+        if (type != null && type.isDerived() && !type.layoutForUse().contiguous()) {
+            return laidOut(buf, count, type, forReceive);
+        }
         return new UserBuffer(segment(buf, count, type, forReceive), null);
+    }
+
+    /**
+     * A derived type whose bytes are not one run: its elements packed into a contiguous copy (for
+     * a receive, of what the buffer holds now, so what no message reaches stays as it was),
+     * unpacked after a receive.
+     */
+    private static UserBuffer laidOut(Object buf, int count, Datatype type, boolean forReceive) throws MPIException {
+        if (count < 0) {
+            throw new MPIException(MPI.ERR_COUNT, "count " + count + " is negative");
+        }
+        TypeLayout layout = type.layoutForUse();
+        MemorySegment packed = MemorySegment.ofArray(new byte[Math.toIntExact((long) count * type.size())]);
+        if (count == 0) {
+            return new UserBuffer(packed, null);
+        }
+        if (layout.trueLb() < 0) {
+            throw new MPIException(MPI.ERR_TYPE, type + " reaches " + -layout.trueLb() + " bytes before the buffer's"
+                    + " start; JMCA's buffers begin at displacement 0");
+        }
+        MemorySegment whole = wholeSegment(buf, forReceive);
+        long span = layout.span(count);
+        if (whole.byteSize() < span) {
+            throw new MPIException(MPI.ERR_BUFFER, "buffer too small: count " + count + " of " + type + " spans "
+                    + span + " bytes, the " + buf.getClass().getSimpleName() + " holds " + whole.byteSize());
+        }
+        layout.pack(whole, count, packed);
+        return new UserBuffer(packed, forReceive ? () -> layout.unpack(packed, packed.byteSize(), whole, count) : null);
+    }
+
+    /** Every byte of an array or buffer, for a laid-out type. */
+    private static MemorySegment wholeSegment(Object buf, boolean forReceive) throws MPIException {
+        if (buf instanceof Buffer buffer) {
+            if (forReceive && buffer.isReadOnly()) {
+                throw new MPIException(MPI.ERR_BUFFER, "the receive buffer is read-only");
+            }
+            return MemorySegment.ofBuffer(buffer.duplicate().clear());
+        }
+        if (buf != null && buf.getClass().isArray() && buf.getClass().componentType().isPrimitive()
+                && !(buf instanceof boolean[])) {
+            return newSegment(buf);
+        }
+        throw new MPIException(MPI.ERR_BUFFER, (buf == null ? "a null buffer" : "a " + buf.getClass().getSimpleName())
+                + " cannot hold a derived type: pass a primitive array (not boolean[]) or a java.nio buffer");
     }
 
     /**
@@ -34,6 +81,9 @@ record UserBuffer(MemorySegment segment, Runnable afterReceive) {
     static MemorySegment segment(Object buf, int count, Datatype type, boolean forReceive) throws MPIException {
         if (type == null) {
             throw new MPIException(MPI.ERR_TYPE, "the datatype is null");
+        }
+        if (type.isDerived() && !type.layoutForUse().contiguous()) {
+            throw new MPIException(MPI.ERR_TYPE, type + " is not contiguous: this operation takes contiguous types only");
         }
         if (count < 0) {
             throw new MPIException(MPI.ERR_COUNT, "count " + count + " is negative");

@@ -202,6 +202,10 @@ public final class Win implements Freeable {
 
     /** Both datatypes must be the same predefined one, as Open MPI's bindings require. */
     private static void sameType(Datatype origin, Datatype target) {
+        if (origin != null && origin.isDerived() || target != null && target.isDerived()) {
+            throw new IllegalArgumentException("JMCA's windows take predefined datatypes only; " + (origin != null
+                    && origin.isDerived() ? origin : target) + " is derived (issue 20: not built yet)");
+        }
         if (origin == null || target == null || origin.base() != target.base() || origin.size() != target.size()) {
             throw new IllegalArgumentException("Both datatype arguments must be constructed from the same predefined"
                     + " datatype.");

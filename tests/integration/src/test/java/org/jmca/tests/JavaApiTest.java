@@ -17,4 +17,11 @@ class JavaApiTest {
         assertThat(result.status()).as("status; stderr: %s", result.err()).isZero();
         assertThat(result.outLines()).filteredOn(l -> l.startsWith("PASS api environment")).hasSize(3);
     }
+
+    @Test
+    void derivedDatatypesMoveTheirBytesInPointToPointCollectivesAndPacking() {
+        Jmca.Result result = new Jmca(home).mpirun(3, "DerivedTypes", java.util.List.of());
+        assertThat(result.status()).as("status; stderr: %s", result.err()).isZero();
+        assertThat(result.outLines()).filteredOn(l -> l.startsWith("PASS derived types")).hasSize(3);
+    }
 }

@@ -1,0 +1,121 @@
+package mpi;
+
+import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
+
+/**
+ * The compiled layout of a datatype: its bytes as blocks (offset from the element's start,
+ * length), in the type map's order, adjacent blocks merged, with the element's lower bound and
+ * extent. Packing copies block by block, never element by element of the base type.
+ */
+record TypeLayout(long[] offsets, long[] lengths, long size, long lb, long extent) {
+
+    /** One block of {@code size} bytes at 0: a predefined type. */
+    static TypeLayout primitive(int size) {
+        return new TypeLayout(new long[] {0}, new long[] {size}, size, 0, size);
+    }
+
+    /** Whether {@code count} elements are one run of bytes from offset 0, so a buffer can be used as it is. */
+    boolean contiguous() {
+        return offsets.length == 1 && offsets[0] == 0 && lengths[0] == extent && lb == 0;
+    }
+
+    long trueLb() {
+        long low = Long.MAX_VALUE;
+        for (long o : offsets) {
+            low = Math.min(low, o);
+        }
+        return offsets.length == 0 ? 0 : low;
+    }
+
+    long trueExtent() {
+        long high = Long.MIN_VALUE;
+        for (int i = 0; i < offsets.length; i++) {
+            high = Math.max(high, offsets[i] + lengths[i]);
+        }
+        return offsets.length == 0 ? 0 : high - trueLb();
+    }
+
+    /** The bytes {@code count} elements span from the buffer's start: what the buffer must hold. */
+    long span(int count) {
+        return count == 0 || offsets.length == 0 ? 0 : (count - 1) * extent + trueLb() + trueExtent();
+    }
+
+    /** Copies {@code count} elements from {@code user} (laid out) into {@code packed} (contiguous). */
+    void pack(MemorySegment user, int count, MemorySegment packed) {
+        long at = 0;
+        for (int e = 0; e < count; e++) {
+            long base = e * extent;
+            for (int b = 0; b < offsets.length; b++) {
+                MemorySegment.copy(user, base + offsets[b], packed, at, lengths[b]);
+                at += lengths[b];
+            }
+        }
+    }
+
+    /** Copies {@code count} elements from {@code packed} into {@code user}, laid out; stops after {@code bytes}. */
+    void unpack(MemorySegment packed, long bytes, MemorySegment user, int count) {
+        long at = 0;
+        for (int e = 0; e < count && at < bytes; e++) {
+            long base = e * extent;
+            for (int b = 0; b < offsets.length && at < bytes; b++) {
+                long n = Math.min(lengths[b], bytes - at);
+                MemorySegment.copy(packed, at, user, base + offsets[b], n);
+                at += n;
+            }
+        }
+    }
+
+    /** A type map being built: blocks appended in order, adjacent ones merged. */
+    static final class Builder {
+        private long[] offsets = new long[8];
+        private long[] lengths = new long[8];
+        private int blocks;
+        private long size;
+        private long lb = Long.MAX_VALUE;
+        private long ub = Long.MIN_VALUE;
+
+        /** {@code count} elements of {@code type} one after another from byte {@code displacement}. */
+        Builder add(long displacement, long count, TypeLayout type) {
+            if (count == 0) {
+                return this;
+            }
+            lb = Math.min(lb, displacement + type.lb);
+            ub = Math.max(ub, displacement + (count - 1) * type.extent + type.lb + type.extent);
+            for (long e = 0; e < count; e++) {
+                long base = displacement + e * type.extent;
+                for (int b = 0; b < type.offsets.length; b++) {
+                    block(base + type.offsets[b], type.lengths[b]);
+                }
+            }
+            return this;
+        }
+
+        private void block(long offset, long length) {
+            size += length;
+            if (blocks > 0 && offsets[blocks - 1] + lengths[blocks - 1] == offset) {
+                lengths[blocks - 1] += length;
+                return;
+            }
+            if (blocks == offsets.length) {
+                offsets = Arrays.copyOf(offsets, blocks * 2);
+                lengths = Arrays.copyOf(lengths, blocks * 2);
+            }
+            offsets[blocks] = offset;
+            lengths[blocks] = length;
+            blocks++;
+        }
+
+        TypeLayout build() {
+            long low = lb == Long.MAX_VALUE ? 0 : lb;
+            long high = ub == Long.MIN_VALUE ? 0 : ub;
+            return new TypeLayout(Arrays.copyOf(offsets, blocks), Arrays.copyOf(lengths, blocks), size, low,
+                    high - low);
+        }
+    }
+
+    /** The same blocks with another lower bound and extent (MPI_Type_create_resized). */
+    TypeLayout resized(long newLb, long newExtent) {
+        return new TypeLayout(offsets, lengths, size, newLb, newExtent);
+    }
+}
