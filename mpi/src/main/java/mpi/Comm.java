@@ -6,8 +6,10 @@ import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.Buffer;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -271,8 +273,13 @@ public class Comm implements Freeable, Cloneable {
     }
 
     /** MPI.CART, MPI.GRAPH, MPI.DIST_GRAPH, or MPI.UNDEFINED for a communicator without a topology. */
-    public int getTopology() throws MPIException {
-        return call("MPI_Topo_test", rt -> MPI.UNDEFINED);
+    public final int getTopology() throws MPIException {
+        return call("MPI_Topo_test", rt -> topology());
+    }
+
+    /** MPI.CART, MPI.GRAPH, MPI.DIST_GRAPH or MPI.UNDEFINED, by the kind of communicator. */
+    int topology() {
+        return MPI.UNDEFINED;
     }
 
     // ---- attributes ---------------------------------------------------------------------------
@@ -621,6 +628,162 @@ public class Comm implements Freeable, Cloneable {
 
     private Prequest persistent(String operation, Prequest.Starter starter) throws MPIException {
         return call(operation, rt -> new Prequest(this, () -> call(operation, r -> starter.start())));
+    }
+
+    // ---- neighbourhood collectives ----------------------------------------------------------------
+
+    /** The ranks this one receives from in neighbourhood collectives, in order (MPI.PROC_NULL: none there). */
+    int[] inNeighbours() throws MPIException {
+        throw new MPIException(MPI.ERR_TOPOLOGY, this + " has no process topology: neighbourhood collectives need a"
+                + " communicator from createCart, createGraph or createDistGraph");
+    }
+
+    /** The ranks this one sends to in neighbourhood collectives, in order. */
+    int[] outNeighbours() throws MPIException {
+        return inNeighbours();
+    }
+
+    /** Every neighbour gets {@code sendbuf}; block i of {@code recvbuf} comes from in-neighbour i. */
+    public void neighborAllGather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
+                                  Datatype recvtype) throws MPIException {
+        neighbours("MPI_Neighbor_allgather", sendbuf, sendcount, null, null, sendtype, recvbuf, recvcount, null, null,
+                recvtype).waitFor();
+    }
+
+    public Request iNeighborAllGather(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf,
+                                      int recvcount, Datatype recvtype) throws MPIException {
+        return neighbours("MPI_Ineighbor_allgather", sendbuf, sendcount, null, null, sendtype, recvbuf, recvcount,
+                null, null, recvtype);
+    }
+
+    /** As neighborAllGather, the block from in-neighbour i with {@code recvcount[i]} elements at {@code displs[i]}. */
+    public void neighborAllGatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int[] recvcount,
+                                   int[] displs, Datatype recvtype) throws MPIException {
+        neighbours("MPI_Neighbor_allgatherv", sendbuf, sendcount, null, null, sendtype, recvbuf, 0, recvcount, displs,
+                recvtype).waitFor();
+    }
+
+    public Request iNeighborAllGatherv(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf,
+                                       int[] recvcount, int[] displs, Datatype recvtype) throws MPIException {
+        return neighbours("MPI_Ineighbor_allgatherv", sendbuf, sendcount, null, null, sendtype, recvbuf, 0, recvcount,
+                displs, recvtype);
+    }
+
+    /** Block j of {@code sendbuf} goes to out-neighbour j; block i of {@code recvbuf} comes from in-neighbour i. */
+    public void neighborAllToAll(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
+                                 Datatype recvtype) throws MPIException {
+        neighbours("MPI_Neighbor_alltoall", sendbuf, sendcount, new int[0], null, sendtype, recvbuf, recvcount, null,
+                null, recvtype).waitFor();
+    }
+
+    public Request iNeighborAllToAll(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int recvcount,
+                                     Datatype recvtype) throws MPIException {
+        return neighbours("MPI_Ineighbor_alltoall", sendbuf, sendcount, new int[0], null, sendtype, recvbuf,
+                recvcount, null, null, recvtype);
+    }
+
+    public void neighborAllToAllv(Object sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype, Object recvbuf,
+                                  int[] recvcount, int[] rdispls, Datatype recvtype) throws MPIException {
+        neighbours("MPI_Neighbor_alltoallv", sendbuf, 0, sendcount, sdispls, sendtype, recvbuf, 0, recvcount, rdispls,
+                recvtype).waitFor();
+    }
+
+    public Request iNeighborAllToAllv(Buffer sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype,
+                                      Buffer recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype)
+            throws MPIException {
+        return neighbours("MPI_Ineighbor_alltoallv", sendbuf, 0, sendcount, sdispls, sendtype, recvbuf, 0, recvcount,
+                rdispls, recvtype);
+    }
+
+    /**
+     * One neighbourhood collective as point-to-point messages on the collective context, under one
+     * tag every rank draws alike. Sends: the whole send buffer to every out-neighbour when
+     * {@code sendCounts} is null (allgather), else block j (of {@code sendCount} elements when
+     * {@code sendCounts} is empty, else of {@code sendCounts[j]} at {@code sendDispls[j]}) to
+     * out-neighbour j. Receives: block i likewise from in-neighbour i.
+     */
+    private Request neighbours(String operation, Object sendbuf, int sendCount, int[] sendCounts, int[] sendDispls,
+                               Datatype sendtype, Object recvbuf, int recvCount, int[] recvCounts, int[] recvDispls,
+                               Datatype recvtype) throws MPIException {
+        return call(operation, rt -> {
+            int[] in = inNeighbours();
+            int[] out = outNeighbours();
+            int tag = collPort.nextTag();
+            List<PmlRequest> operations = new ArrayList<>();
+            if (sendCounts == null) {
+                MemorySegment whole = UserBuffer.of(sendbuf, sendCount, sendtype, false).segment();
+                for (int to : out) {
+                    send(rt, operations, whole, to, tag);
+                }
+            } else {
+                int[][] blocks = blocks(out.length, sendCount, sendCounts, sendDispls, "send");
+                MemorySegment all = UserBuffer.of(sendbuf, Collectives.span(blocks[0], blocks[1]), sendtype, false)
+                        .segment();
+                for (int j = 0; j < out.length; j++) {
+                    send(rt, operations, slice(all, blocks, j, sendtype), out[j], tag);
+                }
+            }
+            int[][] blocks = blocks(in.length, recvCount, recvCounts, recvDispls, "receive");
+            UserBuffer target = UserBuffer.of(recvbuf, Collectives.span(blocks[0], blocks[1]), recvtype, true);
+            for (int i = 0; i < in.length; i++) {
+                if (in[i] != MPI.PROC_NULL) {
+                    operations.add(rt.pml.irecv(slice(target.segment(), blocks, i, recvtype), jobRanks[in[i]], tag,
+                            context + 1));
+                }
+            }
+            return new Request(this, new AllOf(operations), target.afterReceive());
+        });
+    }
+
+    private void send(JobRuntime rt, List<PmlRequest> operations, MemorySegment data, int to, int tag) {
+        if (to != MPI.PROC_NULL) {
+            operations.add(rt.pml.isend(data, jobRanks[to], tag, context + 1, SendMode.STANDARD));
+        }
+    }
+
+    /** {counts, displacements} of {@code n} blocks: {@code counts} as given, or {@code count} each, one after another. */
+    private static int[][] blocks(int n, int count, int[] counts, int[] displs, String what) throws MPIException {
+        if (counts == null || counts.length == 0) {
+            int[] each = new int[n];
+            int[] at = new int[n];
+            for (int i = 0; i < n; i++) {
+                each[i] = count;
+                at[i] = i * count;
+            }
+            return new int[][] {each, at};
+        }
+        if (counts.length < n || displs == null || displs.length < n) {
+            throw new MPIException(MPI.ERR_COUNT, "the " + what + " counts and displacements need " + n
+                    + " entries, one per neighbour");
+        }
+        return new int[][] {counts, displs};
+    }
+
+    private static MemorySegment slice(MemorySegment all, int[][] blocks, int i, Datatype type) {
+        return all.asSlice((long) blocks[1][i] * type.size(), (long) blocks[0][i] * type.size());
+    }
+
+    /** A request made of several: complete when every one is. */
+    private record AllOf(List<PmlRequest> parts) implements PmlRequest {
+        @Override
+        public boolean isComplete() {
+            for (PmlRequest part : parts) {
+                if (!part.isComplete()) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        @Override
+        public PmlStatus status() {
+            return PmlStatus.EMPTY;
+        }
+
+        @Override
+        public boolean cancel() {
+            return false;
+        }
     }
 
     // ---- packing ---------------------------------------------------------------------------

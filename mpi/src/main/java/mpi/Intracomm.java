@@ -33,6 +33,69 @@ public class Intracomm extends Comm {
         return new Intracomm(name);
     }
 
+    // ---- process topologies -------------------------------------------------------------------
+
+    /**
+     * The first {@code dims[0] x dims[1] x ...} ranks as a Cartesian grid (row-major: the last
+     * dimension varies fastest), periodic where {@code periods} says; the other ranks get a null
+     * communicator. JMCA keeps the ranks in their order ({@code reorder} changes nothing). Collective.
+     */
+    public CartComm createCart(int[] dims, boolean[] periods, boolean reorder) throws MPIException {
+        int cells = CartComm.cells(dims, periods, this);
+        int[] grid = dims.clone();
+        boolean[] wrap = periods.clone();
+        return splitAs("MPI_Cart_create", rank() < cells ? 0 : MPI.UNDEFINED, rank(),
+                name -> new CartComm(name, grid, wrap));
+    }
+
+    /**
+     * The first {@code index.length} ranks as a graph: rank i's neighbours are
+     * {@code edges[index[i-1] .. index[i])}. Collective.
+     */
+    public GraphComm createGraph(int[] index, int[] edges, boolean reorder) throws MPIException {
+        GraphComm.check(index, edges, size(), this);
+        int[] idx = index.clone();
+        int[] e = edges.clone();
+        return splitAs("MPI_Graph_create", rank() < index.length ? 0 : MPI.UNDEFINED, rank(),
+                name -> GraphComm.graph(name, idx, e));
+    }
+
+    /** A distributed graph where each rank names its own sources and destinations, with weights. Collective. */
+    public GraphComm createDistGraphAdjacent(int[] sources, int[] sourceWeights, int[] destinations,
+                                             int[] destWeights, Info info, boolean reorder) throws MPIException {
+        return distGraph(sources, sourceWeights, destinations, destWeights, true);
+    }
+
+    /** As above, unweighted. */
+    public GraphComm createDistGraphAdjacent(int[] sources, int[] destinations, Info info, boolean reorder)
+            throws MPIException {
+        return distGraph(sources, new int[sources.length], destinations, new int[destinations.length], false);
+    }
+
+    /**
+     * A distributed graph where each rank may name any edges: {@code degrees[i]} edges go from
+     * {@code sources[i]} to the next destinations, with weights. Collective.
+     */
+    public GraphComm createDistGraph(int[] sources, int[] degrees, int[] destinations, int[] weights, Info info,
+                                     boolean reorder) throws MPIException {
+        return GraphComm.fromEdges(this, sources, degrees, destinations, weights, true);
+    }
+
+    /** As above, unweighted. */
+    public GraphComm createDistGraph(int[] sources, int[] degrees, int[] destinations, Info info, boolean reorder)
+            throws MPIException {
+        return GraphComm.fromEdges(this, sources, degrees, destinations, null, false);
+    }
+
+    final GraphComm distGraph(int[] sources, int[] sourceWeights, int[] destinations, int[] destWeights,
+                              boolean weighted) throws MPIException {
+        GraphComm.checkRanks(sources, size(), "source", this);
+        GraphComm.checkRanks(destinations, size(), "destination", this);
+        DistGraphNeighbors neighbors = new DistGraphNeighbors(sources, sourceWeights, destinations, destWeights,
+                weighted);
+        return splitAs("MPI_Dist_graph_create", 0, rank(), name -> GraphComm.distributed(name, neighbors));
+    }
+
     /**
      * The ranks of {@code group} (a subgroup of this communicator's) as a new communicator, in the
      * group's order; the other ranks get a null communicator ({@link #isNull()}). Collective.
@@ -81,14 +144,20 @@ public class Intracomm extends Comm {
      * communicator ({@link #isNull()} true), as MPI_COMM_NULL. Collective.
      */
     public Intracomm split(int colour, int key) throws MPIException {
-        return call("MPI_Comm_split", rt -> {
+        return splitAs("MPI_Comm_split", colour, key, Intracomm::new);
+    }
+
+    /** A split whose parts are made by {@code make} (an Intracomm, or one with a topology). */
+    final <T extends Intracomm> T splitAs(String operation, int colour, int key,
+                                          java.util.function.Function<String, T> make) throws MPIException {
+        return call(operation, rt -> {
             if (colour < 0 && colour != MPI.UNDEFINED) {
                 throw new MPIException(MPI.ERR_ARG, "colour " + colour + " is negative (only MPI.UNDEFINED may be)");
             }
             int context = rt.agreeOnContext(this);
             int[] all = InternalCollectives.allgather(this, new int[] {colour, key});
             if (colour == MPI.UNDEFINED) {
-                Intracomm none = new Intracomm("MPI_COMM_NULL");
+                T none = make.apply("MPI_COMM_NULL");
                 none.makeNull(errhandler());
                 return none;
             }
@@ -100,7 +169,7 @@ public class Intracomm extends Comm {
             }
             members.sort(Comparator.<int[]>comparingInt(m -> m[0]).thenComparingInt(m -> m[1]));
             int[] ranks = members.stream().mapToInt(m -> jobRanks[m[1]]).toArray();
-            Intracomm part = new Intracomm(this + " split(" + colour + ")");
+            T part = make.apply(this + " split(" + colour + ")");
             part.bind(rt, context, ranks);
             part.setErrhandler(errhandler());
             return part;

@@ -24,4 +24,11 @@ class JavaApiTest {
         assertThat(result.status()).as("status; stderr: %s", result.err()).isZero();
         assertThat(result.outLines()).filteredOn(l -> l.startsWith("PASS derived types")).hasSize(3);
     }
+
+    @Test
+    void cartesianGraphAndDistributedGraphTopologiesWithTheirNeighbourhoodCollectives() {
+        Jmca.Result result = new Jmca(home).mpirun(4, "Topologies", java.util.List.of());
+        assertThat(result.status()).as("status; stderr: %s", result.err()).isZero();
+        assertThat(result.outLines()).filteredOn(l -> l.startsWith("PASS topologies")).hasSize(4);
+    }
 }
