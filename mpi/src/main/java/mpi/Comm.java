@@ -646,88 +646,126 @@ public class Comm implements Freeable, Cloneable {
     /** Every neighbour gets {@code sendbuf}; block i of {@code recvbuf} comes from in-neighbour i. */
     public void neighborAllGather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
                                   Datatype recvtype) throws MPIException {
-        neighbours("MPI_Neighbor_allgather", sendbuf, sendcount, null, null, sendtype, recvbuf, recvcount, null, null,
-                recvtype).waitFor();
+        neighbours("MPI_Neighbor_allgather", Blocks.whole(sendbuf, sendcount, sendtype),
+                Blocks.even(recvbuf, recvcount, recvtype)).waitFor();
     }
 
     public Request iNeighborAllGather(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf,
                                       int recvcount, Datatype recvtype) throws MPIException {
-        return neighbours("MPI_Ineighbor_allgather", sendbuf, sendcount, null, null, sendtype, recvbuf, recvcount,
-                null, null, recvtype);
+        return neighbours("MPI_Ineighbor_allgather", Blocks.whole(sendbuf, sendcount, sendtype),
+                Blocks.even(recvbuf, recvcount, recvtype));
     }
 
     /** As neighborAllGather, the block from in-neighbour i with {@code recvcount[i]} elements at {@code displs[i]}. */
     public void neighborAllGatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int[] recvcount,
                                    int[] displs, Datatype recvtype) throws MPIException {
-        neighbours("MPI_Neighbor_allgatherv", sendbuf, sendcount, null, null, sendtype, recvbuf, 0, recvcount, displs,
-                recvtype).waitFor();
+        neighbours("MPI_Neighbor_allgatherv", Blocks.whole(sendbuf, sendcount, sendtype),
+                Blocks.varying(recvbuf, recvcount, displs, recvtype)).waitFor();
     }
 
     public Request iNeighborAllGatherv(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf,
                                        int[] recvcount, int[] displs, Datatype recvtype) throws MPIException {
-        return neighbours("MPI_Ineighbor_allgatherv", sendbuf, sendcount, null, null, sendtype, recvbuf, 0, recvcount,
-                displs, recvtype);
+        return neighbours("MPI_Ineighbor_allgatherv", Blocks.whole(sendbuf, sendcount, sendtype),
+                Blocks.varying(recvbuf, recvcount, displs, recvtype));
     }
 
     /** Block j of {@code sendbuf} goes to out-neighbour j; block i of {@code recvbuf} comes from in-neighbour i. */
     public void neighborAllToAll(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
                                  Datatype recvtype) throws MPIException {
-        neighbours("MPI_Neighbor_alltoall", sendbuf, sendcount, new int[0], null, sendtype, recvbuf, recvcount, null,
-                null, recvtype).waitFor();
+        neighbours("MPI_Neighbor_alltoall", Blocks.even(sendbuf, sendcount, sendtype),
+                Blocks.even(recvbuf, recvcount, recvtype)).waitFor();
     }
 
     public Request iNeighborAllToAll(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int recvcount,
                                      Datatype recvtype) throws MPIException {
-        return neighbours("MPI_Ineighbor_alltoall", sendbuf, sendcount, new int[0], null, sendtype, recvbuf,
-                recvcount, null, null, recvtype);
+        return neighbours("MPI_Ineighbor_alltoall", Blocks.even(sendbuf, sendcount, sendtype),
+                Blocks.even(recvbuf, recvcount, recvtype));
     }
 
     public void neighborAllToAllv(Object sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype, Object recvbuf,
                                   int[] recvcount, int[] rdispls, Datatype recvtype) throws MPIException {
-        neighbours("MPI_Neighbor_alltoallv", sendbuf, 0, sendcount, sdispls, sendtype, recvbuf, 0, recvcount, rdispls,
-                recvtype).waitFor();
+        neighbours("MPI_Neighbor_alltoallv", Blocks.varying(sendbuf, sendcount, sdispls, sendtype),
+                Blocks.varying(recvbuf, recvcount, rdispls, recvtype)).waitFor();
     }
 
     public Request iNeighborAllToAllv(Buffer sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype,
                                       Buffer recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype)
             throws MPIException {
-        return neighbours("MPI_Ineighbor_alltoallv", sendbuf, 0, sendcount, sdispls, sendtype, recvbuf, 0, recvcount,
-                rdispls, recvtype);
+        return neighbours("MPI_Ineighbor_alltoallv", Blocks.varying(sendbuf, sendcount, sdispls, sendtype),
+                Blocks.varying(recvbuf, recvcount, rdispls, recvtype));
     }
 
     /**
-     * One neighbourhood collective as point-to-point messages on the collective context, under one
-     * tag every rank draws alike. Sends: the whole send buffer to every out-neighbour when
-     * {@code sendCounts} is null (allgather), else block j (of {@code sendCount} elements when
-     * {@code sendCounts} is empty, else of {@code sendCounts[j]} at {@code sendDispls[j]}) to
-     * out-neighbour j. Receives: block i likewise from in-neighbour i.
+     * One side of a neighbourhood collective: the whole buffer to every neighbour ({@code counts}
+     * null), or one block per neighbour, of {@code count} elements one after another ({@code
+     * counts} empty) or of {@code counts[i]} at {@code displs[i]}.
      */
-    private Request neighbours(String operation, Object sendbuf, int sendCount, int[] sendCounts, int[] sendDispls,
-                               Datatype sendtype, Object recvbuf, int recvCount, int[] recvCounts, int[] recvDispls,
-                               Datatype recvtype) throws MPIException {
+    private record Blocks(Object buffer, int count, int[] counts, int[] displs, Datatype type) {
+        static Blocks whole(Object buffer, int count, Datatype type) {
+            return new Blocks(buffer, count, null, null, type);
+        }
+
+        static Blocks even(Object buffer, int count, Datatype type) {
+            return new Blocks(buffer, count, new int[0], null, type);
+        }
+
+        static Blocks varying(Object buffer, int[] counts, int[] displs, Datatype type) {
+            return new Blocks(buffer, 0, counts, displs, type);
+        }
+
+        /** {counts, displacements} of {@code n} blocks. */
+        int[][] layout(int n, String what) throws MPIException {
+            if (counts.length == 0) {
+                int[] each = new int[n];
+                int[] at = new int[n];
+                for (int i = 0; i < n; i++) {
+                    each[i] = count;
+                    at[i] = i * count;
+                }
+                return new int[][] {each, at};
+            }
+            if (counts.length < n || displs == null || displs.length < n) {
+                throw new MPIException(MPI.ERR_COUNT, "the " + what + " counts and displacements need " + n
+                        + " entries, one per neighbour");
+            }
+            return new int[][] {counts, displs};
+        }
+
+        MemorySegment slice(MemorySegment all, int[][] layout, int i) {
+            return all.asSlice((long) layout[1][i] * type.size(), (long) layout[0][i] * type.size());
+        }
+    }
+
+    /**
+     * One neighbourhood collective as point-to-point messages on the collective context, under
+     * one tag every rank draws alike: block j of {@code send} to out-neighbour j, block i of
+     * {@code receive} from in-neighbour i (MPI.PROC_NULL neighbours are skipped).
+     */
+    private Request neighbours(String operation, Blocks send, Blocks receive) throws MPIException {
         return call(operation, rt -> {
             int[] in = inNeighbours();
             int[] out = outNeighbours();
             int tag = collPort.nextTag();
             List<PmlRequest> operations = new ArrayList<>();
-            if (sendCounts == null) {
-                MemorySegment whole = UserBuffer.of(sendbuf, sendCount, sendtype, false).segment();
+            if (send.counts() == null) {
+                MemorySegment whole = UserBuffer.of(send.buffer(), send.count(), send.type(), false).segment();
                 for (int to : out) {
                     send(rt, operations, whole, to, tag);
                 }
             } else {
-                int[][] blocks = blocks(out.length, sendCount, sendCounts, sendDispls, "send");
-                MemorySegment all = UserBuffer.of(sendbuf, Collectives.span(blocks[0], blocks[1]), sendtype, false)
-                        .segment();
+                int[][] layout = send.layout(out.length, "send");
+                MemorySegment all = UserBuffer.of(send.buffer(), Collectives.span(layout[0], layout[1]), send.type(),
+                        false).segment();
                 for (int j = 0; j < out.length; j++) {
-                    send(rt, operations, slice(all, blocks, j, sendtype), out[j], tag);
+                    send(rt, operations, send.slice(all, layout, j), out[j], tag);
                 }
             }
-            int[][] blocks = blocks(in.length, recvCount, recvCounts, recvDispls, "receive");
-            UserBuffer target = UserBuffer.of(recvbuf, Collectives.span(blocks[0], blocks[1]), recvtype, true);
+            int[][] layout = receive.layout(in.length, "receive");
+            UserBuffer target = UserBuffer.of(receive.buffer(), Collectives.span(layout[0], layout[1]),
+                    receive.type(), true);
             for (int i = 0; i < in.length; i++) {
                 if (in[i] != MPI.PROC_NULL) {
-                    operations.add(rt.pml.irecv(slice(target.segment(), blocks, i, recvtype), jobRanks[in[i]], tag,
+                    operations.add(rt.pml.irecv(receive.slice(target.segment(), layout, i), jobRanks[in[i]], tag,
                             context + 1));
                 }
             }
@@ -739,28 +777,6 @@ public class Comm implements Freeable, Cloneable {
         if (to != MPI.PROC_NULL) {
             operations.add(rt.pml.isend(data, jobRanks[to], tag, context + 1, SendMode.STANDARD));
         }
-    }
-
-    /** {counts, displacements} of {@code n} blocks: {@code counts} as given, or {@code count} each, one after another. */
-    private static int[][] blocks(int n, int count, int[] counts, int[] displs, String what) throws MPIException {
-        if (counts == null || counts.length == 0) {
-            int[] each = new int[n];
-            int[] at = new int[n];
-            for (int i = 0; i < n; i++) {
-                each[i] = count;
-                at[i] = i * count;
-            }
-            return new int[][] {each, at};
-        }
-        if (counts.length < n || displs == null || displs.length < n) {
-            throw new MPIException(MPI.ERR_COUNT, "the " + what + " counts and displacements need " + n
-                    + " entries, one per neighbour");
-        }
-        return new int[][] {counts, displs};
-    }
-
-    private static MemorySegment slice(MemorySegment all, int[][] blocks, int i, Datatype type) {
-        return all.asSlice((long) blocks[1][i] * type.size(), (long) blocks[0][i] * type.size());
     }
 
     /** A request made of several: complete when every one is. */
@@ -1354,6 +1370,9 @@ public class Comm implements Freeable, Cloneable {
         c.types(type);
         if (rooted) {
             c.root(root);
+        }
+        if (type != null && type.isComplex() && op != MPI.SUM) {
+            throw new MPIException(MPI.ERR_OP, "JMCA reduces complex types with MPI.SUM only, not " + op);
         }
         // a derived type's operands are its primitives, packed one after another
         Datatype primitive = type != null && type.isDerived() ? type.primitive() : type;

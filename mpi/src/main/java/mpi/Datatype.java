@@ -26,6 +26,7 @@ public final class Datatype implements Freeable, Cloneable {
     private final boolean derived;
     private boolean committed;
     private boolean freed;
+    private boolean complex;
     private final java.util.Map<Integer, Object> attributes = new java.util.HashMap<>();
     private static final java.util.Set<Integer> KEYVALS = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private static final java.util.concurrent.atomic.AtomicInteger NEXT_KEYVAL =
@@ -219,6 +220,24 @@ public final class Datatype implements Freeable, Cloneable {
             throw new MPIException(MPI.ERR_KEYVAL, "keyval " + keyval + " was not made by Datatype.createKeyval");
         }
         return keyval;
+    }
+
+    /** A complex type: two of {@code part} (MPI.FLOAT_COMPLEX, MPI.DOUBLE_COMPLEX). */
+    static Datatype complex(String name, Base part) {
+        try {
+            Datatype complex = createContiguous(2, part == Base.FLOAT ? MPI.FLOAT : MPI.DOUBLE);
+            complex.name = name;
+            complex.complex = true;
+            complex.commit();
+            return complex;
+        } catch (MPIException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Whether this is a complex type, whose products no reduction of its parts computes. */
+    boolean isComplex() {
+        return complex;
     }
 
     /** MPI.DATATYPE_NULL. */

@@ -197,6 +197,17 @@ public final class MPI {
     public static final Datatype DOUBLE_INT = Datatype.pair("MPI.DOUBLE_INT", 16, Datatype.Base.DOUBLE, 8, null,
             ByteBuffer.class);
 
+    /** The structs of the pair types, to read and write pairs in a ByteBuffer ({@link Struct#getData}). */
+    public static final ShortInt shortInt = new ShortInt();
+    public static final Int2 int2 = new Int2();
+    public static final LongInt longInt = new LongInt();
+    public static final FloatInt floatInt = new FloatInt();
+    public static final DoubleInt doubleInt = new DoubleInt();
+
+    /** Complex numbers: (real, imaginary) pairs; reductions take MPI.SUM only. See {@link FloatComplex}. */
+    public static final Datatype FLOAT_COMPLEX = Datatype.complex("MPI.FLOAT_COMPLEX", Datatype.Base.FLOAT);
+    public static final Datatype DOUBLE_COMPLEX = Datatype.complex("MPI.DOUBLE_COMPLEX", Datatype.Base.DOUBLE);
+
     /** Bytes made by {@link Comm#pack}, to send and {@link Comm#unpack}. */
     public static final Datatype PACKED = Datatype.primitive("MPI.PACKED", 1, Datatype.Base.BYTE, byte[].class,
             ByteBuffer.class);

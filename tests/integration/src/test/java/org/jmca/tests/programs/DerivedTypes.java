@@ -4,10 +4,13 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
 import mpi.Datatype;
+import mpi.DoubleComplex;
+import mpi.DoubleInt;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
 import mpi.Status;
+import mpi.Struct;
 
 /**
  * Derived datatypes between ranks: a matrix column (vector) sent to a contiguous row, a struct in
@@ -129,6 +132,8 @@ public final class DerivedTypes {
             Check.equal(unpacked[i * n], from * 1000 + i * n, "unpacked column " + i);
         }
 
+        structsPairsAndComplexNumbers(world, rank, size, to, from);
+
         // errors
         world.setErrhandler(MPI.ERRORS_RETURN);
         Datatype uncommitted = Datatype.createVector(2, 1, 2, MPI.INT);
@@ -142,6 +147,80 @@ public final class DerivedTypes {
         world.barrier();
         System.out.println("PASS derived types rank " + rank);
         MPI.Finalize();
+    }
+
+    /** A struct as Open MPI's bindings let programs write one: fields added in the constructor, a Data view. */
+    static final class Particle extends Struct {
+        private final int id = addInt();
+        private final int position = addDouble(3);
+        private final int label = addChar();
+
+        @Override
+        protected Data newData() {
+            return new Data();
+        }
+
+        final class Data extends Struct.Data {
+            int id() {
+                return getInt(id);
+            }
+
+            double position(int axis) {
+                return getDouble(position, axis);
+            }
+
+            char label() {
+                return getChar(label);
+            }
+
+            void set(int newId, double x, char newLabel) {
+                putInt(id, newId);
+                for (int axis = 0; axis < 3; axis++) {
+                    putDouble(position, axis, x + axis);
+                }
+                putChar(label, newLabel);
+            }
+        }
+    }
+
+    private static void structsPairsAndComplexNumbers(Intracomm world, int rank, int size, int to, int from)
+            throws MPIException {
+        Particle particle = new Particle();
+        Check.equal(particle.getExtent(), 40, "the struct's extent: int, 3 doubles at 8, a char, padded to 8");
+        ByteBuffer mine = MPI.newByteBuffer(4 * 40);
+        ByteBuffer theirs = MPI.newByteBuffer(4 * 40);
+        for (int i = 0; i < 4; i++) {
+            Particle.Data p = particle.getData(mine, i);
+            p.set(rank * 10 + i, rank + i / 4.0, (char) ('a' + rank));
+        }
+        world.sendRecv(mine, 4, particle.getType(), to, 9, theirs, 4, particle.getType(), from, 9);
+        for (int i = 0; i < 4; i++) {
+            Particle.Data p = particle.getData(theirs, i);
+            Check.that(p.id() == from * 10 + i && p.position(2) == from + i / 4.0 + 2 && p.label() == 'a' + from,
+                    "particle " + i + " from rank " + from);
+        }
+
+        // MINLOC over (double, int) pairs written through MPI.doubleInt
+        ByteBuffer pair = MPI.newByteBuffer(16);
+        DoubleInt.Data value = MPI.doubleInt.getData(pair);
+        value.putValue(rank == size - 1 ? -1.5 : rank);
+        value.putIndex(rank * 3);
+        ByteBuffer least = MPI.newByteBuffer(16);
+        world.allReduce(pair, least, 1, MPI.doubleInt.getType(), MPI.MINLOC);
+        DoubleInt.Data found = MPI.doubleInt.getData(least);
+        Check.that(found.getValue() == -1.5 && found.getIndex() == (size - 1) * 3, "MINLOC through MPI.doubleInt");
+
+        // complex numbers: (rank + 1) + 2i summed
+        double[] z = {rank + 1, 2, 1, rank};
+        double[] sum = new double[4];
+        world.allReduce(z, sum, 2, MPI.DOUBLE_COMPLEX, MPI.SUM);
+        DoubleComplex first = DoubleComplex.get(sum, 0);
+        DoubleComplex second = DoubleComplex.get(sum, 1);
+        Check.that(first.getReal() == size * (size + 1) / 2.0 && first.getImag() == 2 * size
+                && second.getReal() == size && second.getImag() == size * (size - 1) / 2.0, "complex sums");
+        world.setErrhandler(MPI.ERRORS_RETURN);
+        expect(MPI.ERR_OP, () -> world.allReduce(z, sum, 2, MPI.DOUBLE_COMPLEX, MPI.PROD), "a complex product");
+        world.setErrhandler(MPI.ERRORS_ARE_FATAL);
     }
 
     interface Body {
