@@ -32,7 +32,9 @@ final class AotCache {
             return List.of();
         }
         Path cache = lib.resolveSibling(RANK_CACHE);
-        return isFresh(cache, lib) ? List.of("-XX:AOTCache=" + cache, "-Xlog:aot=off", "-Xlog:cds=off") : List.of();
+        // every tag set with aot or cds (aot+codecache+stubs too): a cache the JVM cannot use in full
+        // is slower, not wrong, and its warnings must not land in the program's standard output
+        return isFresh(cache, lib) ? List.of("-XX:AOTCache=" + cache, "-Xlog:aot*=off", "-Xlog:cds*=off") : List.of();
     }
 
     /** Whether {@code cache} exists and no jar of {@code lib} is newer. */
