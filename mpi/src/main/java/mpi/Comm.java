@@ -11,9 +11,6 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.jmca.mca.coll.CollCall;
 import org.jmca.mca.coll.CollFunction;
 import org.jmca.mca.coll.CollModule;
@@ -55,9 +52,7 @@ public class Comm implements Freeable, Cloneable {
     private Map<String, String> infoHints = Map.of();
     /** The program's attributes, by keyval. */
     private final Map<Integer, Object> attributes = new HashMap<>();
-    /** Keyvals {@link #createKeyval()} made and not freed. */
-    private static final Set<Integer> KEYVALS = ConcurrentHashMap.newKeySet();
-    private static final AtomicInteger NEXT_KEYVAL = new AtomicInteger(64);
+    private static final Keyvals KEYVALS = new Keyvals("Comm", 64);
     private Errhandler errhandler = MPI.ERRORS_ARE_FATAL;
     /** Which coll module serves each collective here. */
     CollTable coll;
@@ -286,15 +281,11 @@ public class Comm implements Freeable, Cloneable {
 
     /** A new attribute key for {@link #setAttr}; a duplicate of a communicator carries its attributes. */
     public static int createKeyval() throws MPIException {
-        int keyval = NEXT_KEYVAL.getAndIncrement();
-        KEYVALS.add(keyval);
-        return keyval;
+        return KEYVALS.create();
     }
 
     public static void freeKeyval(int keyval) throws MPIException {
-        if (!KEYVALS.remove(keyval)) {
-            throw new MPIException(MPI.ERR_KEYVAL, "keyval " + keyval + " was not made by createKeyval, or is freed");
-        }
+        KEYVALS.free(keyval);
     }
 
     public void setAttr(int keyval, Object value) throws MPIException {
@@ -335,10 +326,7 @@ public class Comm implements Freeable, Cloneable {
         if (keyval >= MPI.TAG_UB && keyval <= MPI.UNIVERSE_SIZE) {
             throw new MPIException(MPI.ERR_KEYVAL, "keyval " + keyval + " is predefined: it cannot be set or deleted");
         }
-        if (!KEYVALS.contains(keyval)) {
-            throw new MPIException(MPI.ERR_KEYVAL, "keyval " + keyval + " was not made by createKeyval, or is freed");
-        }
-        return keyval;
+        return KEYVALS.check(keyval);
     }
 
     // ---- errors the program raises ----------------------------------------------------------------
@@ -630,6 +618,56 @@ public class Comm implements Freeable, Cloneable {
         return call(operation, rt -> new Prequest(this, () -> call(operation, r -> starter.start())));
     }
 
+    // ---- alltoallw ----------------------------------------------------------------------------------
+
+    /**
+     * Every rank sends block j to rank j and receives block i from rank i, each block with its own
+     * count, datatype and displacement in bytes. Collective.
+     */
+    public void allToAllw(Buffer sendBuf, int[] sendCount, int[] sDispls, Datatype[] sendTypes, Buffer recvBuf,
+                          int[] recvCount, int[] rDispls, Datatype[] recvTypes) throws MPIException {
+        allToAllw("MPI_Alltoallw", sendBuf, sendCount, sDispls, sendTypes, recvBuf, recvCount, rDispls, recvTypes)
+                .waitFor();
+    }
+
+    public Request iAllToAllw(Buffer sendBuf, int[] sendCount, int[] sDispls, Datatype[] sendTypes, Buffer recvBuf,
+                              int[] recvCount, int[] rDispls, Datatype[] recvTypes) throws MPIException {
+        return allToAllw("MPI_Ialltoallw", sendBuf, sendCount, sDispls, sendTypes, recvBuf, recvCount, rDispls,
+                recvTypes);
+    }
+
+    /** alltoallw as one message to and from every rank on the collective context, under one tag. */
+    private Request allToAllw(String operation, Buffer sendBuf, int[] sendCount, int[] sDispls, Datatype[] sendTypes,
+                              Buffer recvBuf, int[] recvCount, int[] rDispls, Datatype[] recvTypes)
+            throws MPIException {
+        return call(operation, rt -> {
+            int n = size();
+            for (Object array : new Object[] {sendCount, sDispls, sendTypes, recvCount, rDispls, recvTypes}) {
+                if (array == null || java.lang.reflect.Array.getLength(array) < n) {
+                    throw new MPIException(MPI.ERR_ARG, "alltoallw needs counts, displacements and types for each of"
+                            + " the " + n + " ranks");
+                }
+            }
+            int tag = collPort.nextTag();
+            List<PmlRequest> operations = new ArrayList<>();
+            List<Runnable> unpack = new ArrayList<>();
+            for (int r = 0; r < n; r++) {
+                UserBuffer in = UserBuffer.of(UserBuffer.atByte(recvBuf, rDispls[r]), recvCount[r], recvTypes[r], true);
+                operations.add(rt.pml.irecv(in.segment(), jobRanks[r], tag, context + 1));
+                if (in.afterReceive() != null) {
+                    unpack.add(in.afterReceive());
+                }
+            }
+            for (int r = 0; r < n; r++) {
+                MemorySegment out = UserBuffer.of(UserBuffer.atByte(sendBuf, sDispls[r]), sendCount[r], sendTypes[r],
+                        false).segment();
+                operations.add(rt.pml.isend(out, jobRanks[r], tag, context + 1, SendMode.STANDARD));
+            }
+            return new Request(this, PmlRequest.allOf(operations), unpack.isEmpty() ? null
+                    : () -> unpack.forEach(Runnable::run));
+        });
+    }
+
     // ---- neighbourhood collectives ----------------------------------------------------------------
 
     /** The ranks this one receives from in neighbourhood collectives, in order (MPI.PROC_NULL: none there). */
@@ -769,36 +807,13 @@ public class Comm implements Freeable, Cloneable {
                             context + 1));
                 }
             }
-            return new Request(this, new AllOf(operations), target.afterReceive());
+            return new Request(this, PmlRequest.allOf(operations), target.afterReceive());
         });
     }
 
     private void send(JobRuntime rt, List<PmlRequest> operations, MemorySegment data, int to, int tag) {
         if (to != MPI.PROC_NULL) {
             operations.add(rt.pml.isend(data, jobRanks[to], tag, context + 1, SendMode.STANDARD));
-        }
-    }
-
-    /** A request made of several: complete when every one is. */
-    private record AllOf(List<PmlRequest> parts) implements PmlRequest {
-        @Override
-        public boolean isComplete() {
-            for (PmlRequest part : parts) {
-                if (!part.isComplete()) {
-                    return false;
-                }
-            }
-            return true;
-        }
-
-        @Override
-        public PmlStatus status() {
-            return PmlStatus.EMPTY;
-        }
-
-        @Override
-        public boolean cancel() {
-            return false;
         }
     }
 
@@ -1054,6 +1069,19 @@ public class Comm implements Freeable, Cloneable {
                 gathervCall(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, root));
     }
 
+    /** In place at the root. */
+    public Request iGatherv(Buffer recvbuf, int[] recvcount, int[] displs, Datatype recvtype, int root)
+            throws MPIException {
+        return startCollective("MPI_Igatherv", GATHERV, c ->
+                gathervCall(c, null, 0, recvtype, recvbuf, recvcount, displs, recvtype, root));
+    }
+
+    /** At a rank other than the root, which receives nothing. */
+    public Request iGatherv(Buffer sendbuf, int sendcount, Datatype sendtype, int root) throws MPIException {
+        return startCollective("MPI_Igatherv", GATHERV, c ->
+                gathervCall(c, sendbuf, sendcount, sendtype, null, null, null, sendtype, root));
+    }
+
     private CollCall gathervCall(Collectives c, Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
                                  int[] recvcount, int[] displs, Datatype recvtype, int root) throws MPIException {
         Collectives.distinct(sendbuf, recvbuf);
@@ -1147,6 +1175,19 @@ public class Comm implements Freeable, Cloneable {
                 scattervCall(c, sendbuf, sendcount, displs, sendtype, recvbuf, recvcount, recvtype, root));
     }
 
+    /** In place at the root. */
+    public Request iScatterv(Buffer sendbuf, int[] sendcount, int[] displs, Datatype sendtype, int root)
+            throws MPIException {
+        return startCollective("MPI_Iscatterv", SCATTERV, c ->
+                scattervCall(c, sendbuf, sendcount, displs, sendtype, null, 0, sendtype, root));
+    }
+
+    /** At a rank other than the root, which sends nothing. */
+    public Request iScatterv(Buffer recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
+        return startCollective("MPI_Iscatterv", SCATTERV, c ->
+                scattervCall(c, null, null, null, recvtype, recvbuf, recvcount, recvtype, root));
+    }
+
     private CollCall scattervCall(Collectives c, Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype,
                                   Object recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
         Collectives.distinct(sendbuf, recvbuf);
@@ -1222,6 +1263,12 @@ public class Comm implements Freeable, Cloneable {
                                int[] displs, Datatype recvtype) throws MPIException {
         return startCollective("MPI_Iallgatherv", ALLGATHERV, c ->
                 allGathervCall(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype));
+    }
+
+    /** In place. */
+    public Request iAllGatherv(Buffer recvbuf, int[] recvcount, int[] displs, Datatype recvtype) throws MPIException {
+        return startCollective("MPI_Iallgatherv", ALLGATHERV, c ->
+                allGathervCall(c, null, 0, recvtype, recvbuf, recvcount, displs, recvtype));
     }
 
     private CollCall allGathervCall(Collectives c, Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,

@@ -28,9 +28,7 @@ public final class Datatype implements Freeable, Cloneable {
     private boolean freed;
     private boolean complex;
     private final java.util.Map<Integer, Object> attributes = new java.util.HashMap<>();
-    private static final java.util.Set<Integer> KEYVALS = java.util.concurrent.ConcurrentHashMap.newKeySet();
-    private static final java.util.concurrent.atomic.AtomicInteger NEXT_KEYVAL =
-            new java.util.concurrent.atomic.AtomicInteger(1 << 20);
+    private static final Keyvals KEYVALS = new Keyvals("Datatype", 1 << 20);
     private final Class<?> arrayType;
     private final Class<?> bufferType;
     private final int arrayElements;
@@ -191,15 +189,11 @@ public final class Datatype implements Freeable, Cloneable {
     }
 
     public static int createKeyval() throws MPIException {
-        int keyval = NEXT_KEYVAL.getAndIncrement();
-        KEYVALS.add(keyval);
-        return keyval;
+        return KEYVALS.create();
     }
 
     public static void freeKeyval(int keyval) throws MPIException {
-        if (!KEYVALS.remove(keyval)) {
-            throw new MPIException(MPI.ERR_KEYVAL, "keyval " + keyval + " was not made by Datatype.createKeyval");
-        }
+        KEYVALS.free(keyval);
     }
 
     public void setAttr(int keyval, Object value) throws MPIException {
@@ -216,10 +210,7 @@ public final class Datatype implements Freeable, Cloneable {
     }
 
     private static int keyval(int keyval) throws MPIException {
-        if (!KEYVALS.contains(keyval)) {
-            throw new MPIException(MPI.ERR_KEYVAL, "keyval " + keyval + " was not made by Datatype.createKeyval");
-        }
-        return keyval;
+        return KEYVALS.check(keyval);
     }
 
     /** A complex type: two of {@code part} (MPI.FLOAT_COMPLEX, MPI.DOUBLE_COMPLEX). */

@@ -58,6 +58,29 @@ record UserBuffer(MemorySegment segment, Runnable afterReceive) {
         return new UserBuffer(packed, forReceive ? () -> layout.unpack(packed, packed.byteSize(), whole, count) : null);
     }
 
+    /** {@code buffer} from byte {@code offset} on (a typed buffer at a whole number of its elements). */
+    static Buffer atByte(Buffer buffer, int offset) throws MPIException {
+        if (buffer == null) {
+            throw new MPIException(MPI.ERR_BUFFER, "the buffer is null");
+        }
+        int element = switch (buffer) {
+            case ByteBuffer b -> 1;
+            case java.nio.CharBuffer b -> 2;
+            case java.nio.ShortBuffer b -> 2;
+            case java.nio.IntBuffer b -> 4;
+            case java.nio.FloatBuffer b -> 4;
+            case java.nio.LongBuffer b -> 8;
+            case java.nio.DoubleBuffer b -> 8;
+            default -> throw new MPIException(MPI.ERR_BUFFER, "a " + buffer.getClass().getSimpleName()
+                    + " is not a buffer JMCA can read");
+        };
+        if (offset < 0 || offset % element != 0 || offset / element > buffer.capacity()) {
+            throw new MPIException(MPI.ERR_ARG, "displacement " + offset + " bytes is not a whole element of a "
+                    + buffer.getClass().getSimpleName() + " of " + buffer.capacity() + " elements");
+        }
+        return buffer.duplicate().clear().position(offset / element).slice();
+    }
+
     /** Every byte of an array or buffer, for a laid-out type. */
     private static MemorySegment wholeSegment(Object buf, boolean forReceive) throws MPIException {
         if (buf instanceof Buffer buffer) {

@@ -13,20 +13,15 @@ import org.jmca.mca.pml.PmlStatus;
 public final class OscRequest implements PmlRequest {
     static final OscRequest DONE = new OscRequest(List.of());
 
-    private final List<PmlRequest> parts;
+    private final PmlRequest parts;
 
     OscRequest(List<PmlRequest> parts) {
-        this.parts = List.copyOf(parts);
+        this.parts = PmlRequest.allOf(parts);
     }
 
     @Override
     public boolean isComplete() {
-        for (PmlRequest part : parts) {
-            if (!part.isComplete()) {
-                return false;
-            }
-        }
-        return true;
+        return parts.isComplete();
     }
 
     @Override

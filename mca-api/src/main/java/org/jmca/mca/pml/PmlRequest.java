@@ -28,4 +28,30 @@ public interface PmlRequest extends BooleanSupplier {
      * @return true if the request was cancelled, false if it had matched already (or is a send)
      */
     boolean cancel();
+
+    /** A request made of several: complete when every one is; its status says nothing. */
+    static PmlRequest allOf(java.util.List<PmlRequest> parts) {
+        java.util.List<PmlRequest> all = java.util.List.copyOf(parts);
+        return new PmlRequest() {
+            @Override
+            public boolean isComplete() {
+                for (PmlRequest part : all) {
+                    if (!part.isComplete()) {
+                        return false;
+                    }
+                }
+                return true;
+            }
+
+            @Override
+            public PmlStatus status() {
+                return PmlStatus.EMPTY;
+            }
+
+            @Override
+            public boolean cancel() {
+                return false;
+            }
+        };
+    }
 }

@@ -17,6 +17,22 @@ final class Check {
         that(actual == expected, what + ": expected " + expected + " but got " + actual);
     }
 
+    /** An MPI call that may throw. */
+    interface MpiCall {
+        void run() throws mpi.MPIException;
+    }
+
+    /** {@code call} throws an MPIException of {@code errorClass} (under MPI.ERRORS_RETURN). */
+    static void fails(int errorClass, MpiCall call, String what) {
+        try {
+            call.run();
+        } catch (mpi.MPIException e) {
+            equal(e.getErrorClass(), errorClass, what + " (" + e.getMessage() + ")");
+            return;
+        }
+        throw new AssertionError(what + ": no MPIException");
+    }
+
     /** Fills {@code buffer[0..length)} with a pattern derived from {@code seed}. */
     static void fill(ByteBuffer buffer, int length, long seed) {
         for (int i = 0; i < length; i++) {
