@@ -30,6 +30,9 @@ import java.util.function.IntConsumer;
  * <p>Threads: {@link #send} from any thread; the receiver runs on the agent threads, one per peer.
  */
 public final class SocketWire implements AutoCloseable {
+    /** How long closing waits for queued frames to be written. */
+    private static final long DRAIN_NANOS = 2_000_000_000L;
+
     private static final int CONNECT_TIMEOUT_MS = 10_000;
     /** Frames a writer puts on the socket with one gathering write. */
     private static final int BATCH = 64;
@@ -127,6 +130,19 @@ public final class SocketWire implements AutoCloseable {
         });
         threads.add(thread);
         thread.start();
+    }
+
+    /**
+     * Lets the writers send what is queued, for up to {@link #DRAIN_NANOS}: a message its sender
+     * counts as sent (a barrier's last one at finalize) must not die in the queue when the
+     * process closes the wire right after.
+     */
+    private void drain() {
+        long deadline = System.nanoTime() + DRAIN_NANOS;
+        while (System.nanoTime() < deadline
+                && links.values().stream().anyMatch(link -> !link.down && link.queued.get() > 0)) {
+            java.util.concurrent.locks.LockSupport.parkNanos(100_000);
+        }
     }
 
     /** The connection to one peer: frames out by a writer thread. */
@@ -264,6 +280,7 @@ public final class SocketWire implements AutoCloseable {
     /** Closes the sockets and waits for the wire's threads to end. */
     @Override
     public void close() {
+        drain();
         closed = true;
         try {
             server.close();
