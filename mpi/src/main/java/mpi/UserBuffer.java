@@ -63,7 +63,17 @@ record UserBuffer(MemorySegment segment, Runnable afterReceive) {
         if (buffer == null) {
             throw new MPIException(MPI.ERR_BUFFER, "the buffer is null");
         }
-        int element = switch (buffer) {
+        int element = elementSize(buffer);
+        if (offset < 0 || offset % element != 0 || offset / element > buffer.capacity()) {
+            throw new MPIException(MPI.ERR_ARG, "displacement " + offset + " bytes is not a whole element of a "
+                    + buffer.getClass().getSimpleName() + " of " + buffer.capacity() + " elements");
+        }
+        return buffer.duplicate().clear().position(offset / element).slice();
+    }
+
+    /** Bytes per element of a java.nio buffer. */
+    static int elementSize(Buffer buffer) throws MPIException {
+        return switch (buffer) {
             case ByteBuffer b -> 1;
             case java.nio.CharBuffer b -> 2;
             case java.nio.ShortBuffer b -> 2;
@@ -74,11 +84,6 @@ record UserBuffer(MemorySegment segment, Runnable afterReceive) {
             default -> throw new MPIException(MPI.ERR_BUFFER, "a " + buffer.getClass().getSimpleName()
                     + " is not a buffer JMCA can read");
         };
-        if (offset < 0 || offset % element != 0 || offset / element > buffer.capacity()) {
-            throw new MPIException(MPI.ERR_ARG, "displacement " + offset + " bytes is not a whole element of a "
-                    + buffer.getClass().getSimpleName() + " of " + buffer.capacity() + " elements");
-        }
-        return buffer.duplicate().clear().position(offset / element).slice();
     }
 
     /** Every byte of an array or buffer, for a laid-out type. */

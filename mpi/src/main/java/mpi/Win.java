@@ -89,7 +89,7 @@ public final class Win implements Freeable {
         }
         this.comm = comm;
         this.flavor = flavor;
-        int element = elementSize(base);
+        int element = UserBuffer.elementSize(base);
         this.dispUnit = dispUnit * element;
         MemorySegment whole = MemorySegment.ofBuffer(base.duplicate().clear());
         long bytes = (long) size * element;
@@ -125,19 +125,6 @@ public final class Win implements Freeable {
         WindowEnvironment env = new WindowEnvironment(comm.rank(), comm.jobRanks, rt.pml, rt.progress, context,
                 context + 1, (op, type) -> Op.ofCode(op, Datatype.ofCode(type)), rt.oscCounters);
         return OscWindow.open(env, memory, peers);
-    }
-
-    private static int elementSize(Buffer buffer) {
-        return switch (buffer) {
-            case java.nio.ByteBuffer b -> 1;
-            case java.nio.CharBuffer b -> 2;
-            case java.nio.ShortBuffer b -> 2;
-            case java.nio.IntBuffer b -> 4;
-            case java.nio.FloatBuffer b -> 4;
-            case java.nio.LongBuffer b -> 8;
-            case java.nio.DoubleBuffer b -> 8;
-            default -> throw new AssertionError(buffer.getClass());
-        };
     }
 
     // ---- calling into the window --------------------------------------------------------------
