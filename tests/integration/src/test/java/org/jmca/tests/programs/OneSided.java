@@ -1,7 +1,6 @@
 package org.jmca.tests.programs;
 
 import java.nio.IntBuffer;
-import java.nio.LongBuffer;
 import mpi.Group;
 import mpi.Info;
 import mpi.MPI;
