@@ -497,6 +497,40 @@ final class Dispatcher {
         awaitingCount--;
     }
 
+    /**
+     * Sends what is queued for tasks still reachable, for up to {@code nanos}: a closing task
+     * first delivers the answers it owes (an acknowledgement made as the last message arrived).
+     */
+    void drain(long nanos) {
+        long deadline = System.nanoTime() + nanos;
+        while (hasQueuedForReachable() && System.nanoTime() < deadline) {
+            if (dispatch() == 0) {
+                Thread.yield();
+            }
+        }
+    }
+
+    private boolean hasQueuedForReachable() {
+        if (!submissions.isEmpty()) {
+            return true;
+        }
+        for (int target = 0; target < queues.length; target++) {
+            if (!queues[target].isEmpty() && links[target].lost() == null) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private boolean anyAwaitedTargetLost() {
+        for (Operation op : awaiting.values()) {
+            if (links[op.target].lost() != null) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     // ---- watching -----------------------------------------------------------------------------
 
     /**
@@ -506,6 +540,11 @@ final class Dispatcher {
     void check(long timeoutNanos) {
         if (awaitingCount == 0) {
             return;
+        }
+        if (anyAwaitedTargetLost()) {
+            // A peer writes its last answers before it closes: what it wrote is visible now that
+            // its closing is, so take it before judging what the peer left unanswered.
+            dispatch();
         }
         long now = System.nanoTime();
         List<String> problems = new ArrayList<>();

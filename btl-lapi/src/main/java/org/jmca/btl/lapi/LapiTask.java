@@ -39,6 +39,8 @@ public final class LapiTask implements Lapi, AutoCloseable {
     static final int BTL_HANDLER = HANDLERS + 1;
     private static final int ALL_HANDLERS = HANDLERS + 2;
     private static final long WIRE_QUEUE_LIMIT = 4L << 20;
+    /** How long a closing task tries to deliver what it still owes reachable peers. */
+    private static final long DRAIN_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(2);
 
     private final int task;
     private final int tasks;
@@ -404,8 +406,9 @@ public final class LapiTask implements Lapi, AutoCloseable {
     }
 
     /**
-     * Stops LAPI's threads, closes the wire and unmaps the files. No call of this task may be in
-     * progress; operations still outstanding are dropped.
+     * Stops LAPI's threads, sends what is queued for reachable peers (up to 2 s), closes the wire
+     * and unmaps the files. No call of this task may be in progress; operations still waiting for
+     * an answer are dropped.
      */
     @Override
     public void close() {
@@ -413,11 +416,12 @@ public final class LapiTask implements Lapi, AutoCloseable {
             return;
         }
         closed = true;
-        own.setOpen(false);
         if (dispatcher != null) {
             mode.stop();
-            mode.exclusively(() -> { }); // a call still leaving the dispatcher has left
+            // a call still leaving the dispatcher has left; the answers owed go out before peers see us closed
+            mode.exclusively(() -> dispatcher.drain(DRAIN_NANOS));
         }
+        own.setOpen(false);
         wire.close();
         arena.close();
         try {
