@@ -40,10 +40,17 @@ public class Comm implements Freeable, Cloneable {
     private JobRuntime runtime;
     /** Context of point-to-point messages; context + 1 carries this communicator's collectives. */
     int context;
-    /** The job rank of each rank of this communicator. */
+    /** The job rank of each rank of this communicator (of its local group, on an intercommunicator). */
     int[] jobRanks;
     /** The rank in this communicator of each job rank, or -1. */
     private int[] rankOfJobRank;
+    /**
+     * The job rank of each rank that point-to-point calls name: {@link #jobRanks} here, the
+     * remote group on an intercommunicator.
+     */
+    int[] peers;
+    /** The rank among {@link #peers} of each job rank, or -1. */
+    private int[] rankOfPeer;
     private int rank;
     /** How messages name the communicator (MPI_COMM_WORLD, "MPI_COMM_WORLD split(1)", ...). */
     private final String name;
@@ -80,17 +87,8 @@ public class Comm implements Freeable, Cloneable {
 
     /** As {@link #bind(JobRuntime, int, int[])}, with info hints for the choice of coll components. */
     final void bind(JobRuntime runtime, int context, int[] jobRanks, Map<String, String> hints) throws MPIException {
-        this.runtime = runtime;
-        this.context = context;
-        this.jobRanks = jobRanks.clone();
-        this.rankOfJobRank = new int[runtime.job.size()];
-        Arrays.fill(rankOfJobRank, -1);
-        for (int r = 0; r < jobRanks.length; r++) {
-            rankOfJobRank[jobRanks[r]] = r;
-        }
-        this.rank = rankOfJobRank[runtime.job.rank()];
         this.infoHints = Map.copyOf(hints);
-        this.collPort = new CollPort(this, runtime, hints);
+        bindRanks(runtime, context, jobRanks, jobRanks);
         try {
             CollSelection.Result selected = CollSelection.select(runtime.collCandidates, collPort);
             this.coll = selected.table();
@@ -101,6 +99,35 @@ public class Comm implements Freeable, Cloneable {
         } catch (McaException e) {
             throw new MPIException(MPI.ERR_OTHER, e.getMessage());
         }
+    }
+
+    /**
+     * Makes this an intercommunicator between the local group (this process's) and the remote
+     * one, which point-to-point calls name. Its collectives are Intercomm's own, not the coll
+     * framework's (whose components work within one group).
+     */
+    final void bindInter(JobRuntime runtime, int context, int[] local, int[] remote) {
+        bindRanks(runtime, context, local, remote);
+    }
+
+    private void bindRanks(JobRuntime runtime, int context, int[] local, int[] remote) {
+        this.runtime = runtime;
+        this.context = context;
+        this.jobRanks = local.clone();
+        this.rankOfJobRank = inverse(jobRanks, runtime.job.size());
+        this.peers = local == remote ? jobRanks : remote.clone();
+        this.rankOfPeer = local == remote ? rankOfJobRank : inverse(peers, runtime.job.size());
+        this.rank = rankOfJobRank[runtime.job.rank()];
+        this.collPort = new CollPort(this, runtime, infoHints);
+    }
+
+    private static int[] inverse(int[] ranks, int jobSize) {
+        int[] inverse = new int[jobSize];
+        Arrays.fill(inverse, -1);
+        for (int r = 0; r < ranks.length; r++) {
+            inverse[ranks[r]] = r;
+        }
+        return inverse;
     }
 
     final JobRuntime runtime() throws MPIException {
@@ -211,11 +238,16 @@ public class Comm implements Freeable, Cloneable {
     public Comm dupWithInfo(Info info) throws MPIException {
         return call("MPI_Comm_dup_with_info", rt -> {
             Comm copy = sameKind(this + "'s dup");
-            copy.bind(rt, rt.agreeOnContext(this), jobRanks, info == null || info.isNull() ? Map.of() : info.entries());
+            bindDuplicate(rt, copy, info == null || info.isNull() ? Map.of() : info.entries());
             copy.setErrhandler(errhandler());
             copy.attributes.putAll(attributes);
             return copy;
         });
+    }
+
+    /** Binds {@code copy} to this communicator's processes with a context of its own. Collective. */
+    void bindDuplicate(JobRuntime rt, Comm copy, Map<String, String> hints) throws MPIException {
+        copy.bind(rt, rt.agreeOnContext(this), jobRanks, hints);
     }
 
     /** A communicator of this one's kind, to be bound. */
@@ -264,7 +296,58 @@ public class Comm implements Freeable, Cloneable {
 
     /** Whether this is an intercommunicator. */
     public boolean isInter() throws MPIException {
-        return call("MPI_Comm_test_inter", rt -> false);
+        return call("MPI_Comm_test_inter", rt -> peers != jobRanks);
+    }
+
+    /**
+     * An intercommunicator between this communicator's group and another group, made by both
+     * groups at once: {@code localLeader} (a rank here) and {@code remoteLeader} (its rank in
+     * {@code bridge}) exchange their groups over {@code bridge} with {@code tag}. Collective over
+     * both groups.
+     */
+    public Intercomm createIntercomm(Comm bridge, int localLeader, int remoteLeader, int tag) throws MPIException {
+        return call("MPI_Intercomm_create", rt -> {
+            if (isInter()) {
+                throw new MPIException(MPI.ERR_COMM, "the local communicator " + this + " is an intercommunicator");
+            }
+            if (localLeader < 0 || localLeader >= size()) {
+                throw new MPIException(MPI.ERR_RANK, "local leader " + localLeader + " is not a rank of " + this);
+            }
+            int proposal = InternalCollectives.allreduceMax(this, rt.nextContext);
+            int[] mine = new int[1 + size()];
+            mine[0] = proposal;
+            System.arraycopy(jobRanks, 0, mine, 1, size());
+            int[] theirs = null;
+            if (rank() == localLeader) {
+                if (bridge == null) {
+                    throw new MPIException(MPI.ERR_COMM, "the bridge communicator is null");
+                }
+                checkSendTag(tag);
+                theirs = leadersExchange(rt, mine, bridge.destination(remoteLeader), tag, bridge.context);
+            }
+            int[] remote = InternalCollectives.bcast(this, theirs, localLeader, rt.job.size() + 1);
+            int context = Math.max(proposal, remote[0]);
+            rt.contextTaken(context);
+            Intercomm inter = new Intercomm(this + " intercomm(" + tag + ")");
+            inter.bindInter(rt, context, jobRanks, Arrays.copyOfRange(remote, 1, remote.length));
+            inter.setErrhandler(errhandler());
+            return inter;
+        });
+    }
+
+    /**
+     * Sends {@code mine} to job rank {@code leader} and returns what it sent this way (of any
+     * length up to the job's size + 1), on {@code context} with {@code tag}.
+     */
+    static int[] leadersExchange(JobRuntime rt, int[] mine, int leader, int tag, int context) throws MPIException {
+        if (leader < 0) {
+            throw new MPIException(MPI.ERR_RANK, "the remote leader is MPI.PROC_NULL");
+        }
+        int[] theirs = new int[rt.job.size() + 1];
+        PmlRequest receive = rt.pml.irecv(MemorySegment.ofArray(theirs), leader, tag, context);
+        PmlRequest send = rt.pml.isend(MemorySegment.ofArray(mine), leader, tag, context, SendMode.STANDARD);
+        rt.progress.waitUntil(() -> receive.isComplete() && send.isComplete());
+        return Arrays.copyOf(theirs, (int) (receive.status().byteCount() / Integer.BYTES));
     }
 
     /** MPI.CART, MPI.GRAPH, MPI.DIST_GRAPH, or MPI.UNDEFINED for a communicator without a topology. */
@@ -348,7 +431,9 @@ public class Comm implements Freeable, Cloneable {
             }
             freed = true;
             attributes.clear();
-            coll.modules().forEach(CollModule::free);
+            if (coll != null) { // an intercommunicator has no coll modules
+                coll.modules().forEach(CollModule::free);
+            }
             return null;
         });
     }
@@ -370,11 +455,11 @@ public class Comm implements Freeable, Cloneable {
         if (dest == MPI.PROC_NULL) {
             return -1;
         }
-        if (dest < 0 || dest >= jobRanks.length) {
-            throw new MPIException(MPI.ERR_RANK, "invalid rank " + dest + ": " + name + " has ranks 0.."
-                    + (jobRanks.length - 1) + " (or MPI.PROC_NULL)");
+        if (dest < 0 || dest >= peers.length) {
+            throw new MPIException(MPI.ERR_RANK, "invalid rank " + dest + ": " + name + " has " + peerNames() + " 0.."
+                    + (peers.length - 1) + " (or MPI.PROC_NULL)");
         }
-        return jobRanks[dest];
+        return peers[dest];
     }
 
     /** The job rank of a source, PmlModule.ANY_SOURCE, or -2 for MPI.PROC_NULL. */
@@ -385,11 +470,15 @@ public class Comm implements Freeable, Cloneable {
         if (source == MPI.PROC_NULL) {
             return -2;
         }
-        if (source < 0 || source >= jobRanks.length) {
-            throw new MPIException(MPI.ERR_RANK, "invalid source rank " + source + ": " + name + " has ranks 0.."
-                    + (jobRanks.length - 1) + " (or MPI.ANY_SOURCE, MPI.PROC_NULL)");
+        if (source < 0 || source >= peers.length) {
+            throw new MPIException(MPI.ERR_RANK, "invalid source rank " + source + ": " + name + " has "
+                    + peerNames() + " 0.." + (peers.length - 1) + " (or MPI.ANY_SOURCE, MPI.PROC_NULL)");
         }
-        return jobRanks[source];
+        return peers[source];
+    }
+
+    private String peerNames() {
+        return peers == jobRanks ? "ranks" : "remote ranks";
     }
 
     static void checkSendTag(int tag) throws MPIException {
@@ -410,7 +499,7 @@ public class Comm implements Freeable, Cloneable {
         if (s.cancelled()) {
             return new Status(MPI.ANY_SOURCE, MPI.ANY_TAG, MPI.SUCCESS, 0, true);
         }
-        int source = s.source() >= 0 ? rankOfJobRank[s.source()] : MPI.ANY_SOURCE;
+        int source = s.source() >= 0 ? rankOfPeer[s.source()] : MPI.ANY_SOURCE;
         return new Status(source, s.tag() < 0 ? MPI.ANY_TAG : s.tag(), s.truncated() ? MPI.ERR_TRUNCATE : MPI.SUCCESS,
                 s.byteCount(), false);
     }
@@ -641,11 +730,11 @@ public class Comm implements Freeable, Cloneable {
                               Buffer recvBuf, int[] recvCount, int[] rDispls, Datatype[] recvTypes)
             throws MPIException {
         return call(operation, rt -> {
-            int n = size();
+            int n = peers.length;
             for (Object array : new Object[] {sendCount, sDispls, sendTypes, recvCount, rDispls, recvTypes}) {
                 if (array == null || java.lang.reflect.Array.getLength(array) < n) {
                     throw new MPIException(MPI.ERR_ARG, "alltoallw needs counts, displacements and types for each of"
-                            + " the " + n + " ranks");
+                            + " the " + n + " " + peerNames());
                 }
             }
             int tag = collPort.nextTag();
@@ -653,7 +742,7 @@ public class Comm implements Freeable, Cloneable {
             List<Runnable> unpack = new ArrayList<>();
             for (int r = 0; r < n; r++) {
                 UserBuffer in = UserBuffer.of(UserBuffer.atByte(recvBuf, rDispls[r]), recvCount[r], recvTypes[r], true);
-                operations.add(rt.pml.irecv(in.segment(), jobRanks[r], tag, context + 1));
+                operations.add(rt.pml.irecv(in.segment(), peers[r], tag, context + 1));
                 if (in.afterReceive() != null) {
                     unpack.add(in.afterReceive());
                 }
@@ -661,7 +750,7 @@ public class Comm implements Freeable, Cloneable {
             for (int r = 0; r < n; r++) {
                 MemorySegment out = UserBuffer.of(UserBuffer.atByte(sendBuf, sDispls[r]), sendCount[r], sendTypes[r],
                         false).segment();
-                operations.add(rt.pml.isend(out, jobRanks[r], tag, context + 1, SendMode.STANDARD));
+                operations.add(rt.pml.isend(out, peers[r], tag, context + 1, SendMode.STANDARD));
             }
             return new Request(this, PmlRequest.allOf(operations), unpack.isEmpty() ? null
                     : () -> unpack.forEach(Runnable::run));
@@ -738,7 +827,7 @@ public class Comm implements Freeable, Cloneable {
      * null), or one block per neighbour, of {@code count} elements one after another ({@code
      * counts} empty) or of {@code counts[i]} at {@code displs[i]}.
      */
-    private record Blocks(Object buffer, int count, int[] counts, int[] displs, Datatype type) {
+    record Blocks(Object buffer, int count, int[] counts, int[] displs, Datatype type) {
         static Blocks whole(Object buffer, int count, Datatype type) {
             return new Blocks(buffer, count, null, null, type);
         }
@@ -774,46 +863,51 @@ public class Comm implements Freeable, Cloneable {
         }
     }
 
-    /**
-     * One neighbourhood collective as point-to-point messages on the collective context, under
-     * one tag every rank draws alike: block j of {@code send} to out-neighbour j, block i of
-     * {@code receive} from in-neighbour i (MPI.PROC_NULL neighbours are skipped).
-     */
+    /** One neighbourhood collective: an {@link #exchange} with the topology's neighbours. */
     private Request neighbours(String operation, Blocks send, Blocks receive) throws MPIException {
-        return call(operation, rt -> {
-            int[] in = inNeighbours();
-            int[] out = outNeighbours();
-            int tag = collPort.nextTag();
-            List<PmlRequest> operations = new ArrayList<>();
-            if (send.counts() == null) {
-                MemorySegment whole = UserBuffer.of(send.buffer(), send.count(), send.type(), false).segment();
-                for (int to : out) {
-                    send(rt, operations, whole, to, tag);
-                }
-            } else {
-                int[][] layout = send.layout(out.length, "send");
-                MemorySegment all = UserBuffer.of(send.buffer(), Collectives.span(layout[0], layout[1]), send.type(),
-                        false).segment();
-                for (int j = 0; j < out.length; j++) {
-                    send(rt, operations, send.slice(all, layout, j), out[j], tag);
-                }
+        return call(operation, rt -> exchange(rt, send, outNeighbours(), receive, inNeighbours()));
+    }
+
+    /**
+     * A collective as point-to-point messages on the collective context, under one tag every
+     * rank draws alike: block j of {@code send} to {@code out[j]}, block i of {@code receive}
+     * from {@code in[i]} (ranks as point-to-point calls name them; MPI.PROC_NULL is skipped).
+     */
+    final Request exchange(JobRuntime rt, Blocks send, int[] out, Blocks receive, int[] in) throws MPIException {
+        int tag = collPort.nextTag();
+        List<PmlRequest> operations = new ArrayList<>();
+        if (out.length > 0 && send.counts() == null) {
+            MemorySegment whole = UserBuffer.of(send.buffer(), send.count(), send.type(), false).segment();
+            for (int to : out) {
+                send(rt, operations, whole, to, tag);
             }
+        } else if (out.length > 0) {
+            int[][] layout = send.layout(out.length, "send");
+            MemorySegment all = UserBuffer.of(send.buffer(), Collectives.span(layout[0], layout[1]), send.type(),
+                    false).segment();
+            for (int j = 0; j < out.length; j++) {
+                send(rt, operations, send.slice(all, layout, j), out[j], tag);
+            }
+        }
+        Runnable unpack = null;
+        if (in.length > 0) {
             int[][] layout = receive.layout(in.length, "receive");
             UserBuffer target = UserBuffer.of(receive.buffer(), Collectives.span(layout[0], layout[1]),
                     receive.type(), true);
             for (int i = 0; i < in.length; i++) {
                 if (in[i] != MPI.PROC_NULL) {
-                    operations.add(rt.pml.irecv(receive.slice(target.segment(), layout, i), jobRanks[in[i]], tag,
+                    operations.add(rt.pml.irecv(receive.slice(target.segment(), layout, i), peers[in[i]], tag,
                             context + 1));
                 }
             }
-            return new Request(this, PmlRequest.allOf(operations), target.afterReceive());
-        });
+            unpack = target.afterReceive();
+        }
+        return new Request(this, PmlRequest.allOf(operations), unpack);
     }
 
     private void send(JobRuntime rt, List<PmlRequest> operations, MemorySegment data, int to, int tag) {
         if (to != MPI.PROC_NULL) {
-            operations.add(rt.pml.isend(data, jobRanks[to], tag, context + 1, SendMode.STANDARD));
+            operations.add(rt.pml.isend(data, peers[to], tag, context + 1, SendMode.STANDARD));
         }
     }
 
@@ -909,7 +1003,19 @@ public class Comm implements Freeable, Cloneable {
     }
 
     final <T> T collective(String operation, CollectiveBody<T> body) throws MPIException {
-        return call(operation, rt -> body.run(new Collectives(this, rt)));
+        return call(operation, rt -> body.run(collectives(rt, operation)));
+    }
+
+    /**
+     * The call's helper; on an intercommunicator, whose collectives Intercomm implements, what
+     * reaches here is a form MPI defines only within one group (in place, scans).
+     */
+    private Collectives collectives(JobRuntime rt, String operation) throws MPIException {
+        if (coll == null) {
+            throw new MPIException(MPI.ERR_COMM, operation + " in this form is not defined on an intercommunicator"
+                    + " (in-place forms and scans work within one group)");
+        }
+        return new Collectives(this, rt);
     }
 
     /** Builds one call's CollCall from its MPI arguments. */
@@ -946,8 +1052,9 @@ public class Comm implements Freeable, Cloneable {
     private Collectives enterCollective(String operation) throws MPIException {
         try {
             JobRuntime rt = runtime();
+            Collectives c = collectives(rt, operation);
             rt.enter();
-            return new Collectives(this, rt);
+            return c;
         } catch (MPIException | McaException e) {
             throw failure(operation, e);
         }

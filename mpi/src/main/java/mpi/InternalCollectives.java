@@ -13,6 +13,7 @@ final class InternalCollectives {
     private static final int TAG_BARRIER = -10;
     private static final int TAG_GATHER = -11;
     private static final int TAG_BCAST = -12;
+    private static final int TAG_ROOTED_BCAST = -13;
 
     private InternalCollectives() {
     }
@@ -66,6 +67,32 @@ final class InternalCollectives {
             rt.progress.waitUntil(() -> send.isComplete() && receive.isComplete());
         }
         return all;
+    }
+
+    /** {@code values} of {@code root} (of up to {@code capacity} ints; the others pass null), linearly. */
+    static int[] bcast(Comm comm, int[] values, int root, int capacity) throws MPIException {
+        JobRuntime rt = comm.runtime();
+        int context = comm.context + 1;
+        if (comm.rank() == root) {
+            PmlRequest[] sends = new PmlRequest[comm.size()];
+            for (int r = 0; r < comm.size(); r++) {
+                if (r != root) {
+                    sends[r] = rt.pml.isend(MemorySegment.ofArray(values), comm.jobRanks[r], TAG_ROOTED_BCAST, context,
+                            SendMode.STANDARD);
+                }
+            }
+            for (PmlRequest send : sends) {
+                if (send != null) {
+                    rt.progress.waitUntil(send::isComplete);
+                }
+            }
+            return values;
+        }
+        int[] received = new int[capacity];
+        PmlRequest receive = rt.pml.irecv(MemorySegment.ofArray(received), comm.jobRanks[root], TAG_ROOTED_BCAST,
+                context);
+        rt.progress.waitUntil(receive::isComplete);
+        return java.util.Arrays.copyOf(received, (int) (receive.status().byteCount() / Integer.BYTES));
     }
 
     /** The largest {@code value} over the communicator. */

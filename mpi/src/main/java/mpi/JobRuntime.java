@@ -176,6 +176,11 @@ final class JobRuntime {
         wireUp.close();
     }
 
+    /** {@code context} and the one after it (its collectives') belong to a new communicator. */
+    void contextTaken(int context) {
+        nextContext = Math.max(nextContext, context + 2);
+    }
+
     /** A new context agreed by every rank of {@code parent}: the largest proposal, each rank's next free one. */
     int agreeOnContext(Comm parent) throws MPIException {
         int agreed = InternalCollectives.allreduceMax(parent, nextContext);

@@ -104,6 +104,10 @@ public final class Win implements Freeable {
     }
 
     private OscWindow open(JobRuntime rt, Comm comm) throws MPIException {
+        if (comm.isInter()) {
+            throw new MPIException(MPI.ERR_COMM, "windows are made over an intracommunicator, not the"
+                    + " intercommunicator " + comm);
+        }
         if (flavor == FLAVOR_SHARED_VALUE) {
             for (int jobRank : comm.jobRanks) {
                 if (!rt.hosts[jobRank].equals(rt.job.hostname())) {

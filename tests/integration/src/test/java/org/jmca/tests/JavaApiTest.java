@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Open MPI's Java API, area by area, through the real launcher (issue 20). */
 class JavaApiTest {
@@ -30,5 +32,13 @@ class JavaApiTest {
         Jmca.Result result = new Jmca(home).mpirun(4, "Topologies", java.util.List.of());
         assertThat(result.status()).as("status; stderr: %s", result.err()).isZero();
         assertThat(result.outLines()).filteredOn(l -> l.startsWith("PASS topologies")).hasSize(4);
+    }
+
+    @ParameterizedTest(name = "{0} ranks")
+    @ValueSource(ints = {3, 4})
+    void intercommunicatorsCarryPointToPointAndEveryCollectiveBetweenTheirGroups(int np) {
+        Jmca.Result result = new Jmca(home).mpirun(np, "Intercomms", java.util.List.of());
+        assertThat(result.status()).as("status; stderr: %s", result.err()).isZero();
+        assertThat(result.outLines()).filteredOn(l -> l.startsWith("PASS intercomm")).hasSize(np);
     }
 }
