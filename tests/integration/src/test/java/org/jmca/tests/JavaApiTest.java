@@ -41,4 +41,15 @@ class JavaApiTest {
         assertThat(result.status()).as("status; stderr: %s", result.err()).isZero();
         assertThat(result.outLines()).filteredOn(l -> l.startsWith("PASS intercomm")).hasSize(np);
     }
+
+    @Test
+    void mpiIoWritesInterleavedViewsCollectivelyAndReadsThemBack() throws java.io.IOException {
+        Path dir = java.nio.file.Files.createDirectories(home.resolve("io"));
+        Jmca.Result result = new Jmca(home).mpirun(3, "FileIo", java.util.List.of(), dir.toString());
+        assertThat(result.status()).as("status; stderr: %s", result.err()).isZero();
+        assertThat(result.outLines()).filteredOn(l -> l.startsWith("PASS file io")).hasSize(3);
+        try (var left = java.nio.file.Files.list(dir)) {
+            assertThat(left).as("files left behind (shared pointers, deleted files)").isEmpty();
+        }
+    }
 }

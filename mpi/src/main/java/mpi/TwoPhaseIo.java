@@ -1,0 +1,235 @@
+package mpi;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Collective reads and writes in two phases, as ROMIO does them: the file range the whole group
+ * touches is cut into one contiguous domain per aggregator; in the first phase every process
+ * sends each aggregator the pieces of its request that fall in its domain (and, writing, their
+ * bytes), in the second each aggregator reads or writes its domain in large contiguous runs and
+ * (reading) sends every process its bytes back. Interleaved views, whose pieces are small and
+ * many per process, become a few large accesses per aggregator.
+ *
+ * <p>Views are monotonic (MPI requires it), so a process's pieces come in file order and its
+ * pieces for one aggregator are one stretch of its data.
+ */
+final class TwoPhaseIo {
+    private final Intracomm group;
+    private final FileChannel channel;
+    private final int aggregators;
+
+    /** @param aggregators how many processes do the file accesses (the first ones), at most the group's size */
+    TwoPhaseIo(Intracomm group, FileChannel channel, int aggregators) {
+        this.group = group;
+        this.channel = channel;
+        this.aggregators = aggregators;
+    }
+
+    /** The requests of every process, cut by domain and delivered to the aggregators. */
+    private final class Exchange {
+        final int n;
+        /** Per aggregator: this process's pieces in its domain, as offset/length pairs, and their bytes. */
+        final int[] piecesTo;
+        final int[] bytesTo;
+        /** Per process: the pieces (pairs) it sent this one as an aggregator. */
+        final int[] piecesFrom;
+        final long[] received;
+        final int[] pieceDispls;
+
+        Exchange(List<ViewLayout.Piece> mine) throws MPIException {
+            n = group.getSize();
+            long[] range = mine.isEmpty() ? new long[] {Long.MAX_VALUE, Long.MIN_VALUE}
+                    : new long[] {mine.getFirst().offset(), mine.getLast().offset() + mine.getLast().length()};
+            long[] ranges = new long[2 * n];
+            group.allGather(range, 2, MPI.LONG, ranges, 2, MPI.LONG);
+            long lo = Long.MAX_VALUE;
+            long hi = Long.MIN_VALUE;
+            for (int r = 0; r < n; r++) {
+                lo = Math.min(lo, ranges[2 * r]);
+                hi = Math.max(hi, ranges[2 * r + 1]);
+            }
+            int a = Math.min(aggregators, n);
+            long domain = hi <= lo ? 1 : (hi - lo + a - 1) / a;
+            piecesTo = new int[n];
+            bytesTo = new int[n];
+            List<long[]> cut = new ArrayList<>();
+            for (ViewLayout.Piece p : mine) {
+                long offset = p.offset();
+                long left = p.length();
+                while (left > 0) {
+                    int to = (int) ((offset - lo) / domain);
+                    long part = Math.min(left, lo + (to + 1) * domain - offset);
+                    cut.add(new long[] {offset, part});
+                    piecesTo[to]++;
+                    bytesTo[to] = Math.toIntExact(bytesTo[to] + part);
+                    offset += part;
+                    left -= part;
+                }
+            }
+            piecesFrom = new int[n];
+            group.allToAll(pairs(piecesTo), 1, MPI.INT, piecesFrom, 1, MPI.INT);
+            pieceDispls = displacements(pairs(piecesFrom));
+            long[] sent = new long[2 * cut.size()];
+            for (int i = 0; i < cut.size(); i++) {
+                sent[2 * i] = cut.get(i)[0];
+                sent[2 * i + 1] = cut.get(i)[1];
+            }
+            received = new long[2 * Arrays.stream(piecesFrom).sum()];
+            group.allToAllv(sent, pairs(piecesTo), displacements(pairs(piecesTo)), MPI.LONG, received,
+                    pairs(piecesFrom), pieceDispls, MPI.LONG);
+        }
+
+        /** The bytes process {@code r}'s pieces hold. */
+        int bytesFrom(int r) {
+            long bytes = 0;
+            for (int i = 0; i < piecesFrom[r]; i++) {
+                bytes += received[pieceDispls[r] + 2 * i + 1];
+            }
+            return Math.toIntExact(bytes);
+        }
+
+        /** The file range this aggregator's pieces span: {first byte, end}, or null for none. */
+        long[] span() {
+            if (received.length == 0) {
+                return null;
+            }
+            long first = Long.MAX_VALUE;
+            long end = Long.MIN_VALUE;
+            for (int i = 0; i < received.length; i += 2) {
+                first = Math.min(first, received[i]);
+                end = Math.max(end, received[i] + received[i + 1]);
+            }
+            return new long[] {first, end};
+        }
+    }
+
+    private static int[] pairs(int[] counts) {
+        return Arrays.stream(counts).map(c -> 2 * c).toArray();
+    }
+
+    private static int[] displacements(int[] counts) {
+        int[] displs = new int[counts.length];
+        for (int i = 1; i < counts.length; i++) {
+            displs[i] = displs[i - 1] + counts[i - 1];
+        }
+        return displs;
+    }
+
+    /** Writes {@code data}, the bytes of {@code pieces} one after another. Collective. */
+    void write(List<ViewLayout.Piece> pieces, byte[] data) throws MPIException, IOException {
+        Exchange x = new Exchange(pieces);
+        int[] bytesFrom = new int[x.n];
+        for (int r = 0; r < x.n; r++) {
+            bytesFrom[r] = x.bytesFrom(r);
+        }
+        byte[] incoming = new byte[Arrays.stream(bytesFrom).sum()];
+        group.allToAllv(data, x.bytesTo, displacements(x.bytesTo), MPI.BYTE, incoming, bytesFrom,
+                displacements(bytesFrom), MPI.BYTE);
+        IOException failure = null;
+        try {
+            writeDomain(x, incoming);
+        } catch (IOException e) {
+            failure = e;
+        }
+        agree(failure);
+    }
+
+    /**
+     * Ends a collective access: every process returns once every aggregator's accesses are done
+     * (so a process reads what it wrote), and fails if any aggregator failed.
+     */
+    private void agree(IOException failure) throws MPIException, IOException {
+        int[] failed = {failure == null ? 0 : 1};
+        int[] any = new int[1];
+        group.allReduce(failed, any, 1, MPI.INT, MPI.MAX);
+        if (failure != null) {
+            throw failure;
+        }
+        if (any[0] != 0) {
+            throw new IOException("an aggregator of the collective access failed (its process reports why)");
+        }
+    }
+
+    private void writeDomain(Exchange x, byte[] incoming) throws IOException {
+        long[] span = x.span();
+        if (span == null) {
+            return;
+        }
+        // the domain's bytes in one buffer, lower ranks first where pieces overlap
+        byte[] domain = new byte[Math.toIntExact(span[1] - span[0])];
+        java.util.BitSet covered = new java.util.BitSet(domain.length);
+        int at = 0;
+        for (int i = 0; i < x.received.length; i += 2) {
+            int from = (int) (x.received[i] - span[0]);
+            int length = (int) x.received[i + 1];
+            System.arraycopy(incoming, at, domain, from, length);
+            covered.set(from, from + length);
+            at += length;
+        }
+        for (int start = covered.nextSetBit(0); start >= 0; start = covered.nextSetBit(start)) {
+            int end = covered.nextClearBit(start);
+            ByteBuffer run = ByteBuffer.wrap(domain, start, end - start);
+            long position = span[0] + start;
+            while (run.hasRemaining()) {
+                position += channel.write(run, position);
+            }
+            start = end;
+        }
+    }
+
+    /**
+     * Reads the bytes of {@code pieces} into {@code data}, one after another; returns how many
+     * lie before the end of the file. Collective.
+     */
+    long read(List<ViewLayout.Piece> pieces, byte[] data) throws MPIException, IOException {
+        Exchange x = new Exchange(pieces);
+        long[] span = x.span();
+        int[] bytesFrom = new int[x.n];
+        byte[] outgoing = new byte[0];
+        IOException failure = null;
+        if (span != null) {
+            try {
+                outgoing = readDomain(x, span, bytesFrom);
+            } catch (IOException e) {
+                failure = e;
+                Arrays.fill(bytesFrom, 0);
+            }
+        }
+        agree(failure);
+        group.allToAllv(outgoing, bytesFrom, displacements(bytesFrom), MPI.BYTE, data, x.bytesTo,
+                displacements(x.bytesTo), MPI.BYTE);
+        long size = channel.size();
+        long read = 0;
+        for (ViewLayout.Piece p : pieces) {
+            read += Math.max(0, Math.min(p.length(), size - p.offset()));
+        }
+        return read;
+    }
+
+    /** The bytes the processes asked this aggregator for, process by process; sets {@code bytesFrom}. */
+    private byte[] readDomain(Exchange x, long[] span, int[] bytesFrom) throws IOException {
+        // one read of the whole span (data sieving), then each process's pieces cut from it
+        ByteBuffer domain = ByteBuffer.allocate(Math.toIntExact(span[1] - span[0]));
+        while (domain.hasRemaining() && channel.read(domain, span[0] + domain.position()) > 0) {
+            // until the span is read or the file ends (the rest reads as zeros)
+        }
+        int total = 0;
+        for (int r = 0; r < x.n; r++) {
+            bytesFrom[r] = x.bytesFrom(r);
+            total += bytesFrom[r];
+        }
+        byte[] outgoing = new byte[total];
+        int at = 0;
+        for (int i = 0; i < x.received.length; i += 2) {
+            int length = (int) x.received[i + 1];
+            System.arraycopy(domain.array(), (int) (x.received[i] - span[0]), outgoing, at, length);
+            at += length;
+        }
+        return outgoing;
+    }
+}
