@@ -35,17 +35,21 @@ final class InternalCollectives {
 
     /** Every rank's {@code values}, concatenated in rank order (linear gather to rank 0, then broadcast). */
     static int[] allgather(Comm comm, int[] values) throws MPIException {
+        return allgather(comm, values, comm.context + 1, TAG_GATHER, TAG_BCAST);
+    }
+
+    /** As {@link #allgather(Comm, int[])}, on {@code context} with the given tags. */
+    static int[] allgather(Comm comm, int[] values, int context, int gatherTag, int bcastTag) throws MPIException {
         JobRuntime rt = comm.runtime();
         int size = comm.size();
         int n = values.length;
         int[] all = new int[size * n];
-        int context = comm.context + 1;
         if (comm.rank() == 0) {
             System.arraycopy(values, 0, all, 0, n);
             PmlRequest[] receives = new PmlRequest[size];
             for (int r = 1; r < size; r++) {
                 receives[r] = rt.pml.irecv(MemorySegment.ofArray(all).asSlice(4L * r * n, 4L * n), comm.jobRanks[r],
-                        TAG_GATHER, context);
+                        gatherTag, context);
             }
             for (int r = 1; r < size; r++) {
                 PmlRequest receive = receives[r];
@@ -53,7 +57,7 @@ final class InternalCollectives {
             }
             PmlRequest[] sends = new PmlRequest[size];
             for (int r = 1; r < size; r++) {
-                sends[r] = rt.pml.isend(MemorySegment.ofArray(all), comm.jobRanks[r], TAG_BCAST, context,
+                sends[r] = rt.pml.isend(MemorySegment.ofArray(all), comm.jobRanks[r], bcastTag, context,
                         SendMode.STANDARD);
             }
             for (int r = 1; r < size; r++) {
@@ -61,9 +65,9 @@ final class InternalCollectives {
                 rt.progress.waitUntil(send::isComplete);
             }
         } else {
-            PmlRequest send = rt.pml.isend(MemorySegment.ofArray(values), comm.jobRanks[0], TAG_GATHER, context,
+            PmlRequest send = rt.pml.isend(MemorySegment.ofArray(values), comm.jobRanks[0], gatherTag, context,
                     SendMode.STANDARD);
-            PmlRequest receive = rt.pml.irecv(MemorySegment.ofArray(all), comm.jobRanks[0], TAG_BCAST, context);
+            PmlRequest receive = rt.pml.irecv(MemorySegment.ofArray(all), comm.jobRanks[0], bcastTag, context);
             rt.progress.waitUntil(() -> send.isComplete() && receive.isComplete());
         }
         return all;

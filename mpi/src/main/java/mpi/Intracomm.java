@@ -117,6 +117,46 @@ public class Intracomm extends Comm {
     }
 
     /**
+     * The ranks of {@code group} (a subgroup of this communicator's) as a new communicator, made
+     * by those ranks alone: collective over the group, and {@code tag} keeps concurrent calls
+     * over overlapping groups apart. A process outside the group gets a null communicator.
+     */
+    public Intracomm createGroup(Group group, int tag) throws MPIException {
+        return call("MPI_Comm_create_group", rt -> {
+            checkSendTag(tag);
+            int[] members = group.jobRanks();
+            boolean mine = false;
+            for (int member : members) {
+                if (java.util.Arrays.stream(jobRanks).noneMatch(j -> j == member)) {
+                    throw new MPIException(MPI.ERR_GROUP, "the group has a process that is not in " + this
+                            + " (job rank " + member + ")");
+                }
+                mine |= member == rt.job.rank();
+            }
+            if (!mine) {
+                Intracomm none = new Intracomm("MPI_COMM_NULL");
+                none.makeNull(errhandler());
+                return none;
+            }
+            // the members agree on a context among themselves, on this communicator's point-to-point
+            // context under a negative tag of their own (no receive of the program's can match it)
+            Intracomm memberComm = new Intracomm(this + " group(" + tag + ") members");
+            memberComm.bindInter(rt, context, members, members);
+            int internalTag = -2 - tag;
+            int agreed = Integer.MIN_VALUE;
+            for (int proposal : InternalCollectives.allgather(memberComm, new int[] {rt.nextContext}, context,
+                    internalTag, internalTag)) {
+                agreed = Math.max(agreed, proposal);
+            }
+            rt.contextTaken(agreed);
+            Intracomm made = new Intracomm(this + " group(" + tag + ")");
+            made.bind(rt, agreed, members);
+            made.setErrhandler(errhandler());
+            return made;
+        });
+    }
+
+    /**
      * Splits the communicator by kind: with {@link Comm#TYPE_SHARED}, the ranks of each host form
      * a communicator, ordered by {@code key} and then by their rank here; MPI.UNDEFINED gives a
      * null communicator. Collective.

@@ -96,6 +96,17 @@ public final class ApiEnvironment {
         if (!evenComm.isNull()) {
             evenComm.free();
         }
+        if (rank % 2 == 1) { // only the group's members call createGroup
+            Intracomm oddComm = world.createGroup(odds, 3);
+            Check.equal(oddComm.getRank(), rank / 2, "createGroup by the odd ranks alone");
+            int[] count = {1};
+            oddComm.allReduce(count, 1, MPI.INT, MPI.SUM);
+            Check.equal(count[0], size / 2, "allreduce over the group createGroup made");
+            oddComm.free();
+        }
+        Intracomm reversed = world.createGroup(backwards, 7);
+        Check.equal(reversed.getRank(), size - 1 - rank, "createGroup keeps the group's order");
+        reversed.free();
         evens.free();
         Check.fails(MPI.ERR_GROUP, evens::getSize, "a freed group");
 
