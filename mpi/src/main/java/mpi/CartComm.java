@@ -111,6 +111,11 @@ public final class CartComm extends Intracomm {
     }
 
     @Override
+    public CartComm iDup() throws MPIException {
+        return (CartComm) super.iDup();
+    }
+
+    @Override
     public CartComm clone() {
         return (CartComm) super.clone();
     }

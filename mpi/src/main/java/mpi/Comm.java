@@ -65,6 +65,8 @@ public class Comm implements Freeable, Cloneable {
     CollTable coll;
     CollPort collPort;
     private boolean freed;
+    /** The request of the iDup that makes this communicator, or null. */
+    private Request idup;
 
     Comm(String name) {
         this.name = name;
@@ -134,6 +136,10 @@ public class Comm implements Freeable, Cloneable {
         if (freed) {
             throw new MPIException(MPI.ERR_COMM, name + " is MPI_COMM_NULL (freed, or what split gave a rank of"
                     + " colour MPI.UNDEFINED)");
+        }
+        if (runtime == null && idup != null && !MPI.finalized()) {
+            throw new MPIException(MPI.ERR_COMM, name + " is not made yet: wait for its iDup's request"
+                    + " (getRequest) first");
         }
         if (runtime == null || MPI.finalized()) {
             throw new MPIException(MPI.ERR_OTHER, "MPI is " + (MPI.finalized() ? "finalized" : "not initialized")
@@ -239,10 +245,39 @@ public class Comm implements Freeable, Cloneable {
         return call("MPI_Comm_dup_with_info", rt -> {
             Comm copy = sameKind(this + "'s dup");
             bindDuplicate(rt, copy, info == null || info.isNull() ? Map.of() : info.entries());
-            copy.setErrhandler(errhandler());
-            copy.attributes.putAll(attributes);
+            inherit(copy);
             return copy;
         });
+    }
+
+    /** What a duplicate takes from this communicator: its error handler and attributes. */
+    private void inherit(Comm copy) throws MPIException {
+        copy.setErrhandler(errhandler());
+        copy.attributes.putAll(attributes);
+    }
+
+    /**
+     * A duplicate made without blocking: the communicator returned may be used once its
+     * {@link #getRequest()} has completed (by a wait or test). Collective.
+     */
+    public Comm iDup() throws MPIException {
+        return call("MPI_Comm_idup", rt -> {
+            if (coll == null) {
+                throw new MPIException(MPI.ERR_COMM, "iDup of an intercommunicator is not built yet; use dup");
+            }
+            Comm copy = sameKind(this + "'s idup");
+            Map<String, String> hints = infoHints;
+            copy.idup = new Request(this, new ContextAgreement(this, rt, context -> {
+                copy.bind(rt, context, jobRanks, hints);
+                inherit(copy);
+            }), null);
+            return copy;
+        });
+    }
+
+    /** The request of the iDup that made this communicator; MPI.REQUEST_NULL for any other. */
+    public Request getRequest() {
+        return idup != null ? idup : MPI.REQUEST_NULL;
     }
 
     /** Binds {@code copy} to this communicator's processes with a context of its own. Collective. */
@@ -306,7 +341,7 @@ public class Comm implements Freeable, Cloneable {
      * both groups.
      */
     public Intercomm createIntercomm(Comm bridge, int localLeader, int remoteLeader, int tag) throws MPIException {
-        return call("MPI_Intercomm_create", rt -> {
+        return call("MPI_Intercomm_create", rt -> rt.agreeing(() -> {
             if (isInter()) {
                 throw new MPIException(MPI.ERR_COMM, "the local communicator " + this + " is an intercommunicator");
             }
@@ -332,7 +367,7 @@ public class Comm implements Freeable, Cloneable {
             inter.bindInter(rt, context, jobRanks, Arrays.copyOfRange(remote, 1, remote.length));
             inter.setErrhandler(errhandler());
             return inter;
-        });
+        }));
     }
 
     /**

@@ -112,6 +112,11 @@ public final class GraphComm extends Intracomm {
     }
 
     @Override
+    public GraphComm iDup() throws MPIException {
+        return (GraphComm) super.iDup();
+    }
+
+    @Override
     public GraphComm clone() {
         return (GraphComm) super.clone();
     }

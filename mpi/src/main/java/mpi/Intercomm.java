@@ -68,9 +68,12 @@ public class Intercomm extends Comm {
 
     @Override
     void bindDuplicate(JobRuntime rt, Comm copy, Map<String, String> hints) throws MPIException {
-        int proposal = InternalCollectives.allreduceMax(this, rt.nextContext);
-        int context = Math.max(proposal, withRemote(rt, new int[] {proposal})[0]);
-        rt.contextTaken(context);
+        int context = rt.agreeing(() -> {
+            int proposal = InternalCollectives.allreduceMax(this, rt.nextContext);
+            int agreed = Math.max(proposal, withRemote(rt, new int[] {proposal})[0]);
+            rt.contextTaken(agreed);
+            return agreed;
+        });
         copy.bindInter(rt, context, jobRanks, peers);
     }
 
@@ -80,10 +83,14 @@ public class Intercomm extends Comm {
      */
     public Intracomm merge(boolean high) throws MPIException {
         return call("MPI_Intercomm_merge", rt -> {
-            int proposal = InternalCollectives.allreduceMax(this, rt.nextContext);
-            int[] remote = withRemote(rt, new int[] {proposal, high ? 1 : 0, jobRanks[0]});
-            int context = Math.max(proposal, remote[0]);
-            rt.contextTaken(context);
+            int[] remote = new int[3];
+            int context = rt.agreeing(() -> {
+                int proposal = InternalCollectives.allreduceMax(this, rt.nextContext);
+                System.arraycopy(withRemote(rt, new int[] {proposal, high ? 1 : 0, jobRanks[0]}), 0, remote, 0, 3);
+                int agreed = Math.max(proposal, remote[0]);
+                rt.contextTaken(agreed);
+                return agreed;
+            });
             boolean remoteHigh = remote[1] == 1;
             boolean localFirst = high != remoteHigh ? !high : jobRanks[0] < remote[2];
             int[] first = localFirst ? jobRanks : peers;

@@ -24,6 +24,11 @@ public class Intracomm extends Comm {
     }
 
     @Override
+    public Intracomm iDup() throws MPIException {
+        return (Intracomm) super.iDup();
+    }
+
+    @Override
     public Intracomm clone() {
         return (Intracomm) super.clone();
     }
@@ -143,12 +148,15 @@ public class Intracomm extends Comm {
             Intracomm memberComm = new Intracomm(this + " group(" + tag + ") members");
             memberComm.bindInter(rt, context, members, members);
             int internalTag = -2 - tag;
-            int agreed = Integer.MIN_VALUE;
-            for (int proposal : InternalCollectives.allgather(memberComm, new int[] {rt.nextContext}, context,
-                    internalTag, internalTag)) {
-                agreed = Math.max(agreed, proposal);
-            }
-            rt.contextTaken(agreed);
+            int agreed = rt.agreeing(() -> {
+                int max = Integer.MIN_VALUE;
+                for (int proposal : InternalCollectives.allgather(memberComm, new int[] {rt.nextContext}, context,
+                        internalTag, internalTag)) {
+                    max = Math.max(max, proposal);
+                }
+                rt.contextTaken(max);
+                return max;
+            });
             Intracomm made = new Intracomm(this + " group(" + tag + ")");
             made.bind(rt, agreed, members);
             made.setErrhandler(errhandler());

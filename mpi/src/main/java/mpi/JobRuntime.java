@@ -65,6 +65,7 @@ final class JobRuntime {
     final org.jmca.osc.OscCounters oscCounters = new org.jmca.osc.OscCounters();
     /** The next free communicator context; every rank of a communicator agrees on it when one is made. */
     int nextContext = 4;
+    private int blockingAgreements;
 
     private JobRuntime(WireUp wireUp, McaFrameworks frameworks, ProgressEngine progress, List<BtlModule> btls,
                        String[] hosts, PmlModule pml) {
@@ -183,8 +184,33 @@ final class JobRuntime {
 
     /** A new context agreed by every rank of {@code parent}: the largest proposal, each rank's next free one. */
     int agreeOnContext(Comm parent) throws MPIException {
-        int agreed = InternalCollectives.allreduceMax(parent, nextContext);
-        nextContext = agreed + 2;
-        return agreed;
+        return agreeing(() -> {
+            int agreed = InternalCollectives.allreduceMax(parent, nextContext);
+            nextContext = agreed + 2;
+            return agreed;
+        });
+    }
+
+    /** A blocking agreement on a context: it reads {@link #nextContext}, talks, then takes what was agreed. */
+    interface Agreement<T> {
+        T run() throws MPIException;
+    }
+
+    /**
+     * Runs a blocking agreement. Meanwhile an iDup's rounds, which progress may advance, take no
+     * context here (see {@link ContextAgreement}): one taken between the agreement's read and its
+     * take would be agreed twice.
+     */
+    <T> T agreeing(Agreement<T> body) throws MPIException {
+        blockingAgreements++;
+        try {
+            return body.run();
+        } finally {
+            blockingAgreements--;
+        }
+    }
+
+    boolean agreeingNow() {
+        return blockingAgreements > 0;
     }
 }

@@ -104,6 +104,7 @@ public final class ApiEnvironment {
             Check.equal(count[0], size / 2, "allreduce over the group createGroup made");
             oddComm.free();
         }
+        nonBlockingDup(world, rank, size);
         Intracomm reversed = world.createGroup(backwards, 7);
         Check.equal(reversed.getRank(), size - 1 - rank, "createGroup keeps the group's order");
         reversed.free();
@@ -165,6 +166,54 @@ public final class ApiEnvironment {
     }
 
     /** Matched probes: a taken message is invisible to other probes and receives, eager and rendezvous sizes. */
+    /**
+     * iDup does not block: rank 0 starts it and then sends to rank 1, which receives before it
+     * starts its own (a blocking dup here would deadlock); a blocking dup made while an iDup is
+     * pending gets a context of its own.
+     */
+    private static void nonBlockingDup(Intracomm world, int rank, int size) throws MPIException {
+        Check.that(world.getRequest().isNull(), "a communicator not made by iDup has a null request");
+        int[] token = {41};
+        Intracomm copy;
+        if (rank == 0) {
+            copy = world.iDup();
+            world.send(token, 1, MPI.INT, 1, 30);
+        } else {
+            if (rank == 1) {
+                world.recv(token, 1, MPI.INT, 0, 30);
+            }
+            copy = world.iDup();
+        }
+        copy.setErrhandler(MPI.ERRORS_RETURN);
+        Intracomm blocking = world.dup();
+        copy.getRequest().waitFor();
+        Check.equal(token[0], 41, "the message sent while iDup was pending");
+        int[] sum = {rank};
+        copy.allReduce(sum, 1, MPI.INT, MPI.SUM);
+        Check.equal(sum[0], (long) size * (size - 1) / 2, "allreduce on the communicator iDup made");
+        // the two duplicates' messages do not mix: the same tag and source on each
+        if (rank == 0) {
+            blocking.send(new int[] {1}, 1, MPI.INT, 1, 31);
+            copy.send(new int[] {2}, 1, MPI.INT, 1, 31);
+        } else if (rank == 1) {
+            int[] got = new int[1];
+            copy.recv(got, 1, MPI.INT, MPI.ANY_SOURCE, MPI.ANY_TAG);
+            Check.equal(got[0], 2, "the iDup communicator's message, not the dup's");
+            blocking.recv(got, 1, MPI.INT, 0, 31);
+            Check.equal(got[0], 1, "the dup's message");
+        }
+        Intracomm unfinished = world.iDup();
+        unfinished.setErrhandler(MPI.ERRORS_RETURN);
+        if (rank == 0) {
+            Check.fails(MPI.ERR_COMM, unfinished::getSize, "using an iDup's communicator before its request completes");
+        }
+        unfinished.getRequest().waitFor();
+        Check.equal(unfinished.getSize(), size, "size once made");
+        unfinished.free();
+        blocking.free();
+        copy.free();
+    }
+
     private static void matchedProbes(Intracomm world, int rank, int partner) throws MPIException {
         int big = 1 << 20;
         world.send(new int[] {rank, 1}, 2, MPI.INT, partner, 20);

@@ -1,0 +1,104 @@
+package mpi;
+
+import java.lang.foreign.MemorySegment;
+import org.jmca.mca.McaException;
+import org.jmca.mca.coll.CollCall;
+import org.jmca.mca.coll.CollFunction;
+import org.jmca.mca.coll.CollRequest;
+import org.jmca.mca.coll.Reduction;
+import org.jmca.mca.pml.PmlRequest;
+import org.jmca.mca.pml.PmlStatus;
+import org.jmca.mca.progress.ProgressEngine;
+
+/**
+ * A new context agreed without blocking, for {@link Comm#iDup()}: rounds of two non-blocking
+ * allreduces over the parent. The first takes the largest of the ranks' next free contexts; in
+ * the second each rank says whether that one is still free here, and takes it at once if it is
+ * (so that nothing it creates meanwhile gets it). If a rank created a communicator with it in
+ * between, the ranks propose again. Every round uses the one collective tag drawn when the
+ * iDup was called, so calls the program makes meanwhile keep their tags in step.
+ */
+final class ContextAgreement implements PmlRequest {
+    /** What to do with the context once every rank has it. */
+    interface Agreed {
+        void accept(int context) throws MPIException;
+    }
+
+    private final Comm parent;
+    private final JobRuntime runtime;
+    private final Agreed agreed;
+    private final int tag;
+    private final Reduction max;
+    private final int[] mine = new int[1];
+    private final int[] result = new int[1];
+    private final ProgressEngine.Registration registration;
+    private CollRequest round;
+    private boolean checking;
+    private int candidate;
+    private boolean done;
+
+    ContextAgreement(Comm parent, JobRuntime runtime, Agreed agreed) throws MPIException {
+        this.parent = parent;
+        this.runtime = runtime;
+        this.agreed = agreed;
+        this.tag = parent.collPort.nextTag();
+        this.max = MPI.MAX.bind(MPI.INT);
+        propose();
+        // the other ranks wait for this one's rounds: advance them whatever the program calls
+        this.registration = runtime.progress.register(() -> {
+            isComplete();
+            return 0;
+        }, ProgressEngine.Priority.LOW);
+    }
+
+    private void propose() {
+        mine[0] = runtime.nextContext;
+        checking = false;
+        round = start();
+    }
+
+    private CollRequest start() {
+        return parent.coll.module(CollFunction.ALLREDUCE).start(CollFunction.ALLREDUCE,
+                CollCall.of(MemorySegment.ofArray(mine), MemorySegment.ofArray(result), 1, Integer.BYTES, 0, max,
+                        tag));
+    }
+
+    @Override
+    public boolean isComplete() {
+        while (!done && !runtime.agreeingNow() && round.test()) {
+            if (!checking) {
+                candidate = result[0];
+                boolean free = candidate >= runtime.nextContext;
+                if (free) {
+                    runtime.contextTaken(candidate);
+                }
+                mine[0] = free ? 0 : 1;
+                checking = true;
+                round = start();
+            } else if (result[0] == 0) {
+                done = true;
+                if (registration != null) {
+                    registration.close();
+                }
+                try {
+                    agreed.accept(candidate);
+                } catch (MPIException e) {
+                    throw new McaException(e.getMessage(), e);
+                }
+            } else {
+                propose();
+            }
+        }
+        return done;
+    }
+
+    @Override
+    public PmlStatus status() {
+        return PmlStatus.EMPTY;
+    }
+
+    @Override
+    public boolean cancel() {
+        return false;
+    }
+}
