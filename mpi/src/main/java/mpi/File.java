@@ -531,12 +531,29 @@ public class File {
             return new Memory(buffer, buffer.segment().byteSize());
         }
 
-        byte[] data() {
-            return buffer.segment().toArray(ValueLayout.JAVA_BYTE);
+        MemorySegment segment() {
+            return buffer.segment();
         }
 
-        void deliver(byte[] data, long read) {
-            MemorySegment.copy(MemorySegment.ofArray(data), 0, buffer.segment(), 0, read);
+        /**
+         * The bytes as one buffer channels read and write in place (direct memory, or a byte[]);
+         * a copy for other arrays, whose reads {@link #delivered} copies back.
+         */
+        ByteBuffer forChannel() {
+            MemorySegment s = buffer.segment();
+            return inPlace() ? s.asByteBuffer() : ByteBuffer.wrap(s.toArray(ValueLayout.JAVA_BYTE));
+        }
+
+        private boolean inPlace() {
+            MemorySegment s = buffer.segment();
+            return s.isNative() || s.heapBase().orElse(null) instanceof byte[];
+        }
+
+        /** After a read: copies back from {@code used} (forChannel's buffer, or null if none) if it was a copy, and unpacks. */
+        void delivered(ByteBuffer used) {
+            if (used != null && !inPlace()) {
+                MemorySegment.copy(MemorySegment.ofBuffer(used.clear()), 0, buffer.segment(), 0, bytes);
+            }
             if (buffer.afterReceive() != null) {
                 buffer.afterReceive().run();
             }
@@ -548,11 +565,11 @@ public class File {
         Memory memory = Memory.of(buf, count, type, false);
         etypes(memory.bytes(), type);
         List<ViewLayout.Piece> pieces = view.pieces(checkedOffset(offset) * etype.size(), memory.bytes());
-        byte[] data = memory.data();
+        ByteBuffer data = memory.forChannel();
         try (FileLock lock = lockFor(pieces, false)) {
             int at = 0;
             for (ViewLayout.Piece p : pieces) {
-                ByteBuffer bytes = ByteBuffer.wrap(data, at, (int) p.length());
+                ByteBuffer bytes = data.limit(at + (int) p.length()).position(at);
                 long to = p.offset();
                 while (bytes.hasRemaining()) {
                     to += channel.write(bytes, to);
@@ -560,7 +577,7 @@ public class File {
                 at += (int) p.length();
             }
         }
-        return status(data.length);
+        return status(memory.bytes());
     }
 
     private Status independentRead(long offset, Object buf, int count, Datatype type) throws MPIException, IOException {
@@ -568,11 +585,11 @@ public class File {
         Memory memory = Memory.of(buf, count, type, true);
         etypes(memory.bytes(), type);
         List<ViewLayout.Piece> pieces = view.pieces(checkedOffset(offset) * etype.size(), memory.bytes());
-        byte[] data = new byte[Math.toIntExact(memory.bytes())];
+        ByteBuffer data = memory.forChannel();
         int read = 0;
         try (FileLock lock = lockFor(pieces, true)) {
             for (ViewLayout.Piece p : pieces) {
-                ByteBuffer bytes = ByteBuffer.wrap(data, read, (int) p.length());
+                ByteBuffer bytes = data.limit(read + (int) p.length()).position(read);
                 while (bytes.hasRemaining() && channel.read(bytes, p.offset() + bytes.position() - read) >= 0) {
                     // until the piece is read or the file ends
                 }
@@ -583,7 +600,7 @@ public class File {
                 }
             }
         }
-        memory.deliver(data, read);
+        memory.delivered(data);
         return status(read);
     }
 
@@ -601,7 +618,7 @@ public class File {
         writable();
         Memory memory = Memory.of(buf, count, type, false);
         etypes(memory.bytes(), type);
-        collective.write(view.pieces(checkedOffset(offset) * etype.size(), memory.bytes()), memory.data());
+        collective.write(view.pieces(checkedOffset(offset) * etype.size(), memory.bytes()), memory.segment());
         return status(memory.bytes());
     }
 
@@ -609,9 +626,9 @@ public class File {
         readable();
         Memory memory = Memory.of(buf, count, type, true);
         etypes(memory.bytes(), type);
-        byte[] data = new byte[Math.toIntExact(memory.bytes())];
-        long read = collective.read(view.pieces(checkedOffset(offset) * etype.size(), memory.bytes()), data);
-        memory.deliver(data, read);
+        long read = collective.read(view.pieces(checkedOffset(offset) * etype.size(), memory.bytes()),
+                memory.segment());
+        memory.delivered(null);
         return status(read);
     }
 
