@@ -74,11 +74,15 @@ public class File {
         if (filename == null || filename.isEmpty()) {
             throw new MPIException(MPI.ERR_BAD_FILE, "the file name is " + (filename == null ? "null" : "empty"));
         }
+        this.hints = info == null || info.isNull() ? Map.of() : info.entries();
+        // the hints are checked before anything is made
+        int aggregators = aggregators(comm.getSize());
+        TwoPhaseIo.Buffering forWrites = buffering("romio_cb_write");
+        TwoPhaseIo.Buffering forReads = buffering("romio_cb_read");
         this.group = (Intracomm) comm.dup();
         group.setErrhandler(MPI.ERRORS_RETURN);
         this.path = Path.of(filename).toAbsolutePath();
         this.amode = amode;
-        this.hints = info == null || info.isNull() ? Map.of() : info.entries();
         // rank 0 makes the file and draws the shared pointer's name; everyone learns how it went
         long[] made = {0, ThreadLocalRandom.current().nextLong()};
         String problem = null;
@@ -118,7 +122,7 @@ public class File {
         }
         this.channel = opened;
         this.shared = new SharedFilePointer(path, made[1]);
-        this.collective = new TwoPhaseIo(group, channel, aggregators(group.getSize()));
+        this.collective = new TwoPhaseIo(group, channel, aggregators, forWrites, forReads);
         if ((amode & MPI.MODE_APPEND) != 0) {
             position = getSize();
             group.barrier();
@@ -173,6 +177,18 @@ public class File {
         }
         throw new MPIException(MPI.ERR_INFO_VALUE, "info " + AGGREGATORS_HINT + "=" + hint + " is not a positive"
                 + " number of aggregators");
+    }
+
+    /** ROMIO's hint for collective buffering: enable, disable or automatic (the default). */
+    private TwoPhaseIo.Buffering buffering(String hint) throws MPIException {
+        String value = hints.getOrDefault(hint, "automatic");
+        return switch (value.trim().toLowerCase(java.util.Locale.ROOT)) {
+            case "enable" -> TwoPhaseIo.Buffering.ENABLE;
+            case "disable" -> TwoPhaseIo.Buffering.DISABLE;
+            case "automatic" -> TwoPhaseIo.Buffering.AUTOMATIC;
+            default -> throw new MPIException(MPI.ERR_INFO_VALUE, "info " + hint + "=" + value + " is none of enable,"
+                    + " disable and automatic");
+        };
     }
 
     private static MPIException ioError(IOException e, String what) {

@@ -20,15 +20,65 @@ import java.util.List;
  * pieces for one aggregator are one stretch of its data.
  */
 final class TwoPhaseIo {
+    /** Below this mean piece size, interleaved requests go through aggregators ("automatic"). */
+    static final long SMALL_PIECE = 64 << 10;
+
+    /** ROMIO's romio_cb_write / romio_cb_read: whether a collective access goes through aggregators. */
+    enum Buffering {
+        /** Always. */
+        ENABLE,
+        /** Never: each process accesses its own pieces. */
+        DISABLE,
+        /** When the processes' requests interleave and their pieces are small (below {@link #SMALL_PIECE} on average). */
+        AUTOMATIC
+    }
+
     private final Intracomm group;
     private final FileChannel channel;
     private final int aggregators;
+    private final Buffering forWrites;
+    private final Buffering forReads;
 
     /** @param aggregators how many processes do the file accesses (the first ones), at most the group's size */
-    TwoPhaseIo(Intracomm group, FileChannel channel, int aggregators) {
+    TwoPhaseIo(Intracomm group, FileChannel channel, int aggregators, Buffering forWrites, Buffering forReads) {
         this.group = group;
         this.channel = channel;
         this.aggregators = aggregators;
+        this.forWrites = forWrites;
+        this.forReads = forReads;
+    }
+
+    /** Every process's request in brief: {first byte, end, pieces, bytes} per process. */
+    private long[] requests(List<ViewLayout.Piece> mine) throws MPIException {
+        long bytes = 0;
+        for (ViewLayout.Piece p : mine) {
+            bytes += p.length();
+        }
+        long[] request = mine.isEmpty() ? new long[] {Long.MAX_VALUE, Long.MIN_VALUE, 0, 0}
+                : new long[] {mine.getFirst().offset(), mine.getLast().offset() + mine.getLast().length(),
+                        mine.size(), bytes};
+        long[] all = new long[4 * group.getSize()];
+        group.allGather(request, 4, MPI.LONG, all, 4, MPI.LONG);
+        return all;
+    }
+
+    /** Whether the access goes through aggregators; every process decides alike from {@link #requests}. */
+    private static boolean twoPhase(Buffering buffering, long[] requests) {
+        if (buffering != Buffering.AUTOMATIC) {
+            return buffering == Buffering.ENABLE;
+        }
+        int n = requests.length / 4;
+        long pieces = 0;
+        long bytes = 0;
+        boolean interleaved = false;
+        for (int r = 0; r < n; r++) {
+            pieces += requests[4 * r + 2];
+            bytes += requests[4 * r + 3];
+            for (int q = 0; q < r; q++) {
+                interleaved |= requests[4 * r] < requests[4 * q + 1] && requests[4 * q] < requests[4 * r + 1];
+            }
+        }
+        return interleaved && pieces > 0 && bytes / pieces < SMALL_PIECE;
     }
 
     /** The requests of every process, cut by domain and delivered to the aggregators. */
@@ -42,17 +92,13 @@ final class TwoPhaseIo {
         final long[] received;
         final int[] pieceDispls;
 
-        Exchange(List<ViewLayout.Piece> mine) throws MPIException {
+        Exchange(List<ViewLayout.Piece> mine, long[] requests) throws MPIException {
             n = group.getSize();
-            long[] range = mine.isEmpty() ? new long[] {Long.MAX_VALUE, Long.MIN_VALUE}
-                    : new long[] {mine.getFirst().offset(), mine.getLast().offset() + mine.getLast().length()};
-            long[] ranges = new long[2 * n];
-            group.allGather(range, 2, MPI.LONG, ranges, 2, MPI.LONG);
             long lo = Long.MAX_VALUE;
             long hi = Long.MIN_VALUE;
             for (int r = 0; r < n; r++) {
-                lo = Math.min(lo, ranges[2 * r]);
-                hi = Math.max(hi, ranges[2 * r + 1]);
+                lo = Math.min(lo, requests[4 * r]);
+                hi = Math.max(hi, requests[4 * r + 1]);
             }
             int a = Math.min(aggregators, n);
             long domain = hi <= lo ? 1 : (hi - lo + a - 1) / a;
@@ -148,7 +194,7 @@ final class TwoPhaseIo {
     }
 
     /** {@code data} as a buffer the public calls take in place; else a copy in the staging buffer ({@code copyIn}). */
-    private Object inPlace(MemorySegment data, boolean copyIn) {
+    private ByteBuffer inPlace(MemorySegment data, boolean copyIn) {
         if (data.isNative() || data.heapBase().orElse(null) instanceof byte[]) {
             return data.asByteBuffer();
         }
@@ -161,7 +207,22 @@ final class TwoPhaseIo {
 
     /** Writes {@code data}, the bytes of {@code pieces} one after another. Collective. */
     void write(List<ViewLayout.Piece> pieces, MemorySegment data) throws MPIException, IOException {
-        Exchange x = new Exchange(pieces);
+        long[] requests = requests(pieces);
+        if (!twoPhase(forWrites, requests)) {
+            ByteBuffer bytes = inPlace(data, true);
+            long at = 0;
+            for (ViewLayout.Piece p : pieces) {
+                ByteBuffer piece = bytes.limit((int) (at + p.length())).position((int) at);
+                long position = p.offset();
+                while (piece.hasRemaining()) {
+                    position += channel.write(piece, position);
+                }
+                at += p.length();
+            }
+            trim();
+            return;
+        }
+        Exchange x = new Exchange(pieces, requests);
         int[] bytesFrom = new int[x.n];
         for (int r = 0; r < x.n; r++) {
             bytesFrom[r] = x.bytesFrom(r);
@@ -230,7 +291,24 @@ final class TwoPhaseIo {
      * lie before the end of the file. Collective.
      */
     long read(List<ViewLayout.Piece> pieces, MemorySegment data) throws MPIException, IOException {
-        Exchange x = new Exchange(pieces);
+        long[] requests = requests(pieces);
+        if (!twoPhase(forReads, requests)) {
+            ByteBuffer bytes = inPlace(data, false);
+            long at = 0;
+            for (ViewLayout.Piece p : pieces) {
+                ByteBuffer piece = bytes.limit((int) (at + p.length())).position((int) at);
+                while (piece.hasRemaining() && channel.read(piece, p.offset() + piece.position() - at) >= 0) {
+                    // until the piece is read or the file ends (what lies beyond stays as it was)
+                }
+                at += p.length();
+            }
+            if (bytes == staging) {
+                MemorySegment.copy(MemorySegment.ofBuffer(staging.clear()), 0, data, 0, data.byteSize());
+            }
+            trim();
+            return readBefore(pieces, channel.size());
+        }
+        Exchange x = new Exchange(pieces, requests);
         long[] span = x.span();
         int[] bytesFrom = new int[x.n];
         IOException failure = null;
@@ -243,7 +321,7 @@ final class TwoPhaseIo {
             }
         }
         agree(failure);
-        Object target = inPlace(data, false);
+        ByteBuffer target = inPlace(data, false);
         incoming = room(incoming, 0); // a process that is no aggregator sends nothing from it
         group.allToAllv(incoming, bytesFrom, displacements(bytesFrom), MPI.BYTE, target, x.bytesTo,
                 displacements(x.bytesTo), MPI.BYTE);
@@ -251,7 +329,11 @@ final class TwoPhaseIo {
             MemorySegment.copy(MemorySegment.ofBuffer(staging.clear()), 0, data, 0, data.byteSize());
         }
         trim();
-        long size = channel.size();
+        return readBefore(pieces, channel.size());
+    }
+
+    /** The bytes of {@code pieces} (in file order) before the end of the file. */
+    private static long readBefore(List<ViewLayout.Piece> pieces, long size) {
         long read = 0;
         for (ViewLayout.Piece p : pieces) {
             read += Math.max(0, Math.min(p.length(), size - p.offset()));

@@ -83,6 +83,19 @@ public final class FileIo {
         fails(MPI.ERR_UNSUPPORTED_DATAREP, () -> again.setView(0, MPI.INT, MPI.INT, "external32"), "external32");
         again.close();
 
+        // ROMIO's hint: each process reads its own pieces, without aggregators
+        Info direct = new Info();
+        direct.set("romio_cb_read", "disable");
+        File third = new File(MPI.COMM_WORLD, name, MPI.MODE_RDONLY, direct);
+        third.setView((long) rank * B * 4, MPI.INT, block, "native");
+        int[] own = new int[mine.length];
+        third.readAll(own, own.length, MPI.INT);
+        that(Arrays.equals(own, mine), "readAll without collective buffering");
+        third.close();
+        Info bad = new Info();
+        bad.set("romio_cb_write", "sometimes");
+        fails(MPI.ERR_INFO_VALUE, () -> new File(MPI.COMM_WORLD, name, MPI.MODE_RDONLY, bad), "a bad romio_cb_write");
+
         explicitOffsetsAndSizes(dir, rank, n);
         sharedPointer(dir, rank, n);
         badOpens(dir, name, rank);
