@@ -262,13 +262,14 @@ public class Comm implements Freeable, Cloneable {
      */
     public Comm iDup() throws MPIException {
         return call("MPI_Comm_idup", rt -> {
-            if (coll == null) {
-                throw new MPIException(MPI.ERR_COMM, "iDup of an intercommunicator is not built yet; use dup");
-            }
             Comm copy = sameKind(this + "'s idup");
             Map<String, String> hints = infoHints;
             copy.idup = new Request(this, new ContextAgreement(this, rt, context -> {
-                copy.bind(rt, context, jobRanks, hints);
+                if (inter()) {
+                    copy.bindInter(rt, context, jobRanks, peers);
+                } else {
+                    copy.bind(rt, context, jobRanks, hints);
+                }
                 inherit(copy);
             }), null);
             return copy;
@@ -331,7 +332,12 @@ public class Comm implements Freeable, Cloneable {
 
     /** Whether this is an intercommunicator. */
     public boolean isInter() throws MPIException {
-        return call("MPI_Comm_test_inter", rt -> peers != jobRanks);
+        return call("MPI_Comm_test_inter", rt -> inter());
+    }
+
+    /** Whether point-to-point calls name another group's ranks. */
+    final boolean inter() {
+        return peers != jobRanks;
     }
 
     /**

@@ -1,6 +1,8 @@
 package mpi;
 
 import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
+import java.util.stream.IntStream;
 import org.jmca.mca.McaException;
 import org.jmca.mca.coll.CollCall;
 import org.jmca.mca.coll.CollFunction;
@@ -8,11 +10,13 @@ import org.jmca.mca.coll.CollRequest;
 import org.jmca.mca.coll.Reduction;
 import org.jmca.mca.pml.PmlRequest;
 import org.jmca.mca.pml.PmlStatus;
+import org.jmca.mca.pml.SendMode;
 import org.jmca.mca.progress.ProgressEngine;
 
 /**
  * A new context agreed without blocking, for {@link Comm#iDup()}: rounds of two non-blocking
- * allreduces over the parent. The first takes the largest of the ranks' next free contexts; in
+ * allreduces over the parent (on an intercommunicator, over both groups: every process sends its
+ * value to every other and takes the largest). The first takes the largest of the ranks' next free contexts; in
  * the second each rank says whether that one is still free here, and takes it at once if it is
  * (so that nothing it creates meanwhile gets it). If a rank created a communicator with it in
  * between, the ranks propose again. Every round uses the one collective tag drawn when the
@@ -58,9 +62,35 @@ final class ContextAgreement implements PmlRequest {
     }
 
     private CollRequest start() {
+        if (parent.coll == null) {
+            return everyoneMax();
+        }
         return parent.coll.module(CollFunction.ALLREDUCE).start(CollFunction.ALLREDUCE,
                 CollCall.of(MemorySegment.ofArray(mine), MemorySegment.ofArray(result), 1, Integer.BYTES, 0, max,
                         tag));
+    }
+
+    /** The allreduce of an intercommunicator's two groups: {@code mine} to every other process, the largest kept. */
+    private CollRequest everyoneMax() {
+        int[] others = IntStream.concat(Arrays.stream(parent.jobRanks), Arrays.stream(parent.peers))
+                .filter(r -> r != runtime.job.rank()).toArray();
+        int[] values = new int[others.length];
+        PmlRequest[] operations = new PmlRequest[2 * others.length];
+        MemorySegment value = MemorySegment.ofArray(mine.clone());
+        for (int i = 0; i < others.length; i++) {
+            operations[2 * i] = runtime.pml.irecv(MemorySegment.ofArray(values).asSlice(4L * i, 4), others[i], tag,
+                    parent.context + 1);
+            operations[2 * i + 1] = runtime.pml.isend(value, others[i], tag, parent.context + 1, SendMode.STANDARD);
+        }
+        return () -> {
+            for (PmlRequest operation : operations) {
+                if (!operation.isComplete()) {
+                    return false;
+                }
+            }
+            result[0] = Math.max(mine[0], Arrays.stream(values).max().orElse(Integer.MIN_VALUE));
+            return true;
+        };
     }
 
     @Override

@@ -57,6 +57,11 @@ public class Intercomm extends Comm {
     }
 
     @Override
+    public Intercomm iDup() throws MPIException {
+        return (Intercomm) super.iDup();
+    }
+
+    @Override
     public Intercomm clone() {
         return (Intercomm) super.clone();
     }

@@ -63,6 +63,12 @@ public final class Intercomms {
         Intercomm copy = inter.dup();
         that(copy.isInter() && copy.getRemoteSize() == remote, "dup is an intercommunicator like its original");
         pointToPoint(copy, me, remote);
+        Intercomm pending = inter.iDup();
+        pointToPoint(copy, me, remote); // other traffic while the iDup is under way
+        pending.getRequest().waitFor();
+        that(pending.isInter() && pending.getRemoteSize() == remote, "iDup gives an intercommunicator");
+        pointToPoint(pending, me, remote);
+        pending.free();
 
         inter.setErrhandler(MPI.ERRORS_RETURN);
         fails(MPI.ERR_COMM, () -> inter.allReduce(new int[1], 1, MPI.INT, MPI.SUM), "in-place allreduce");
