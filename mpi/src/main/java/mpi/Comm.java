@@ -116,9 +116,10 @@ public class Comm implements Freeable, Cloneable {
         this.runtime = runtime;
         this.context = context;
         this.jobRanks = local.clone();
-        this.rankOfJobRank = inverse(jobRanks, runtime.job.size());
+        int processes = runtime.pml.peerCount(); // the job's, and those of jobs it connected to
+        this.rankOfJobRank = inverse(jobRanks, processes);
         this.peers = local == remote ? jobRanks : remote.clone();
-        this.rankOfPeer = local == remote ? rankOfJobRank : inverse(peers, runtime.job.size());
+        this.rankOfPeer = local == remote ? rankOfJobRank : inverse(peers, processes);
         this.rank = rankOfJobRank[runtime.job.rank()];
         this.collPort = new CollPort(this, runtime, infoHints);
     }
@@ -477,6 +478,20 @@ public class Comm implements Freeable, Cloneable {
             }
             return null;
         });
+    }
+
+    /**
+     * Waits until the communication on this communicator is done (a barrier over both groups of
+     * an intercommunicator), then frees it: what ends a connection made by accept, connect or
+     * spawn. Collective.
+     */
+    public void disconnect() throws MPIException {
+        call("MPI_Comm_disconnect", rt -> {
+            rt.progress.waitUntil(() -> !rt.pml.hasPendingSends());
+            return null;
+        });
+        barrier();
+        free();
     }
 
     /** Aborts every process of the job with {@code errorcode} as their exit status. */

@@ -30,9 +30,16 @@ public class Intercomm extends Comm {
         super(name);
     }
 
-    /** The job's parent: JMCA does not spawn jobs, so there is none (a communicator whose isNull is true). */
+    /**
+     * The intercommunicator to the job that spawned this one ({@link Intracomm#spawn}); for a job
+     * started otherwise, a communicator whose isNull is true (MPI_COMM_NULL).
+     */
     public static Intercomm getParent() throws MPIException {
         MPI.COMM_WORLD.runtime();
+        Intercomm parent = Spawning.parent();
+        if (parent != null) {
+            return parent;
+        }
         Intercomm none = new Intercomm("MPI_COMM_NULL");
         none.makeNull(MPI.COMM_WORLD.errhandler());
         return none;

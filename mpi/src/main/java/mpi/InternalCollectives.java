@@ -99,6 +99,20 @@ final class InternalCollectives {
         return java.util.Arrays.copyOf(received, (int) (receive.status().byteCount() / Integer.BYTES));
     }
 
+    /** {@code data} of {@code root} (the others pass null), any length. */
+    static byte[] bcastBytes(Comm comm, byte[] data, int root) throws MPIException {
+        boolean mine = comm.rank() == root;
+        int length = bcast(comm, mine ? new int[] {data.length} : null, root, 1)[0];
+        int[] words = new int[(length + 3) / 4];
+        if (mine) {
+            java.nio.ByteBuffer.wrap(java.util.Arrays.copyOf(data, words.length * 4)).asIntBuffer().get(words);
+        }
+        int[] received = bcast(comm, mine ? words : null, root, words.length);
+        java.nio.ByteBuffer bytes = java.nio.ByteBuffer.allocate(received.length * 4);
+        bytes.asIntBuffer().put(received);
+        return java.util.Arrays.copyOf(bytes.array(), length);
+    }
+
     /** The largest {@code value} over the communicator. */
     static int allreduceMax(Comm comm, int value) throws MPIException {
         int max = Integer.MIN_VALUE;

@@ -224,6 +224,110 @@ public class Intracomm extends Comm {
         });
     }
 
+    // ---- dynamic processes ----------------------------------------------------------------------
+
+    /** A port other jobs may connect to (see {@link #accept}). */
+    public static String openPort() throws MPIException {
+        return openPort(MPI.INFO_NULL);
+    }
+
+    public static String openPort(Info info) throws MPIException {
+        return MPI.COMM_WORLD.call("MPI_Open_port", DynamicProcesses::openPort);
+    }
+
+    public static void closePort(String port) throws MPIException {
+        MPI.COMM_WORLD.call("MPI_Close_port", rt -> {
+            DynamicProcesses.closePort(port);
+            return null;
+        });
+    }
+
+    /**
+     * Waits for a job to connect to {@code port} (open at {@code root}) and returns the
+     * intercommunicator to its processes. Collective.
+     */
+    public Intercomm accept(String port, int root) throws MPIException {
+        return accept(port, MPI.INFO_NULL, root);
+    }
+
+    public Intercomm accept(String port, Info info, int root) throws MPIException {
+        return call("MPI_Comm_accept", rt -> DynamicProcesses.accept(rt, this, port, checkedRoot(root), null));
+    }
+
+    /** Connects to the job that accepts on {@code port}: the intercommunicator to its processes. Collective. */
+    public Intercomm connect(String port, int root) throws MPIException {
+        return connect(port, MPI.INFO_NULL, root);
+    }
+
+    public Intercomm connect(String port, Info info, int root) throws MPIException {
+        return call("MPI_Comm_connect", rt -> DynamicProcesses.connect(rt, this, port, checkedRoot(root)));
+    }
+
+    private int checkedRoot(int root) throws MPIException {
+        if (root < 0 || root >= size()) {
+            throw new MPIException(MPI.ERR_ROOT, "invalid root " + root + ": " + this + " has ranks 0.." + (size() - 1));
+        }
+        return root;
+    }
+
+    /** Publishes {@code port} under {@code service} in the name service other jobs look names up in. */
+    public static void publishName(String service, String port) throws MPIException {
+        publishName(service, MPI.INFO_NULL, port);
+    }
+
+    public static void publishName(String service, Info info, String port) throws MPIException {
+        MPI.COMM_WORLD.call("MPI_Publish_name", rt -> {
+            DynamicProcesses.publish(service, port);
+            return null;
+        });
+    }
+
+    public static void unpublishName(String service, String port) throws MPIException {
+        unpublishName(service, MPI.INFO_NULL, port);
+    }
+
+    public static void unpublishName(String service, Info info, String port) throws MPIException {
+        MPI.COMM_WORLD.call("MPI_Unpublish_name", rt -> {
+            DynamicProcesses.unpublish(service, port);
+            return null;
+        });
+    }
+
+    /** The port published under {@code service}; MPI_ERR_NAME if there is none. */
+    public static String lookupName(String service) throws MPIException {
+        return lookupName(service, MPI.INFO_NULL);
+    }
+
+    public static String lookupName(String service, Info info) throws MPIException {
+        return MPI.COMM_WORLD.call("MPI_Lookup_name", rt -> DynamicProcesses.lookup(service));
+    }
+
+    /**
+     * Starts {@code maxprocs} processes of a Java program as a new job and returns the
+     * intercommunicator to them (their {@link Intercomm#getParent()}). {@code command} is
+     * "java" and {@code argv} what follows it as jmpirun takes it ("-cp", PATH, CLASS, ARGS...).
+     * Collective; {@code root} starts the job.
+     */
+    public Intercomm spawn(String command, String[] argv, int maxprocs, Info info, int root, int[] errcodes)
+            throws MPIException {
+        return call("MPI_Comm_spawn", rt -> Spawning.spawn(rt, this, command, argv, maxprocs, checkedRoot(root),
+                errcodes));
+    }
+
+    /** As {@link #spawn} for one program: JMCA's launcher starts one program per job. */
+    public Intercomm spawnMultiple(String[] commands, String[][] argv, int[] maxprocs, Info[] info, int root,
+                                   int[] errcodes) throws MPIException {
+        return call("MPI_Comm_spawn_multiple", rt -> {
+            if (commands == null || commands.length != 1 || argv == null || argv.length != 1 || maxprocs == null
+                    || maxprocs.length != 1) {
+                throw new MPIException(MPI.ERR_SPAWN, "JMCA's launcher starts one program per job: spawnMultiple"
+                        + " takes one command (with its arguments and count), not " + (commands == null ? 0
+                        : commands.length));
+            }
+            return Spawning.spawn(rt, this, commands[0], argv[0], maxprocs[0], checkedRoot(root), errcodes);
+        });
+    }
+
     // ---- prefix reductions --------------------------------------------------------------------
 
     /** Rank r receives the reduction of the operands of ranks 0..r. */

@@ -53,6 +53,10 @@ final class JobRuntime {
     final List<BtlModule> btls;
     /** The host of each job rank. */
     final String[] hosts;
+    /** The job's processes as the wire-up described them (what their BTLs published), by rank. */
+    final List<Peer> peers;
+    /** What this process's BTLs published. */
+    final Map<String, String> published;
     final PmlModule pml;
     /** The selected coll components, asked for every new communicator. */
     final List<CollSelection.Candidate> collCandidates;
@@ -68,13 +72,15 @@ final class JobRuntime {
     private int blockingAgreements;
 
     private JobRuntime(WireUp wireUp, McaFrameworks frameworks, ProgressEngine progress, List<BtlModule> btls,
-                       String[] hosts, PmlModule pml) {
+                       List<Peer> peers, Map<String, String> published, PmlModule pml) {
         this.wireUp = wireUp;
         this.job = wireUp.job();
         this.frameworks = frameworks;
         this.progress = progress.isAsynchronous() ? new OwnedProgress(progress) : progress;
         this.btls = btls;
-        this.hosts = hosts;
+        this.peers = List.copyOf(peers);
+        this.published = Map.copyOf(published);
+        this.hosts = peers.stream().map(Peer::hostname).toArray(String[]::new);
         this.pml = progress.isAsynchronous() ? new OwnedPml(pml, progress) : pml;
         this.collCandidates = frameworks.selection(Framework.COLL).statuses().stream()
                 .filter(s -> s.state() == ComponentStatus.State.SELECTED)
@@ -122,8 +128,7 @@ final class JobRuntime {
         PmlModule pml = pmlComponent.createModule(new PmlEnvironment(job.rank(), peers, btls, progress));
         BtlDoorbell doorbell = btls.stream().map(BtlModule::doorbell).filter(d -> d != null).findFirst().orElse(null);
         progress.startAsync(new AsyncSources(doorbell, pml::hasPendingReceives));
-        return new JobRuntime(wireUp, frameworks, progress, btls, peers.stream().map(Peer::hostname).toArray(String[]::new),
-                pml);
+        return new JobRuntime(wireUp, frameworks, progress, btls, peers, published, pml);
     }
 
     /**

@@ -315,6 +315,10 @@ public final class MPI {
         if (started.warmupMillis > 0 && started.job.size() > 1) {
             InitWarmup.run(COMM_WORLD, started.job.rank(), started.job.size(), started.warmupMillis);
         }
+        String parentPort = System.getenv(Spawning.PARENT_PORT);
+        if (parentPort != null && !parentPort.isEmpty()) {
+            Spawning.connectToParent(started, parentPort);
+        }
         return providedThreadLevel;
     }
 

@@ -109,4 +109,19 @@ final class OwnedPml implements PmlModule {
     public void finalizeModule() {
         pml.finalizeModule();
     }
+
+    @Override
+    public int peerCount() {
+        return pml.peerCount();
+    }
+
+    @Override
+    public void addBridgedPeers(org.jmca.mca.btl.Bridge bridge) {
+        engine.enter();
+        try {
+            pml.addBridgedPeers(bridge);
+        } finally {
+            engine.exit();
+        }
+    }
 }

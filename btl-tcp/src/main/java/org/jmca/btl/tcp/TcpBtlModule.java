@@ -25,6 +25,7 @@ import org.jmca.btl.tcp.TcpEndpoint.State;
 import org.jmca.btl.base.NetworkAddresses;
 import org.jmca.mca.Counter;
 import org.jmca.mca.PerformanceVariable;
+import org.jmca.mca.btl.Bridge;
 import org.jmca.mca.btl.BtlEndpoint;
 import org.jmca.mca.btl.BtlModule;
 import org.jmca.mca.btl.BtlProperties;
@@ -172,6 +173,39 @@ final class TcpBtlModule implements BtlModule {
         return result;
     }
 
+    /**
+     * Another job's processes: the side that initiates connects to each at once (so that the
+     * other side may send as soon as it likes), the other side only accepts their connections.
+     */
+    @Override
+    public List<BtlEndpoint> addBridgedPeers(Bridge bridge) {
+        byte[] digest = TcpWire.keyDigest(bridge.key());
+        int highest = bridge.peers().stream().mapToInt(Peer::rank).max().orElse(-1);
+        if (highest >= endpoints.length) {
+            endpoints = Arrays.copyOf(endpoints, highest + 1);
+        }
+        List<BtlEndpoint> result = new ArrayList<>();
+        for (int i = 0; i < bridge.peers().size(); i++) {
+            Peer peer = bridge.peers().get(i);
+            String published = peer.addresses().get(ADDRESSES_KEY);
+            if (published == null || published.isEmpty()) {
+                result.add(null);
+                continue;
+            }
+            List<InetSocketAddress> addresses = bridge.initiator()
+                    ? reachable(parse(published), peer.hostname().equals(hostname)) : List.of();
+            TcpEndpoint endpoint = new TcpEndpoint(peer.rank(), this, addresses, peer.hostname(), chunks);
+            endpoint.bridgeDigest = digest;
+            endpoint.indexThere = bridge.selfIndexAtPeer()[i];
+            endpoints[peer.rank()] = endpoint;
+            result.add(endpoint);
+            if (bridge.initiator() && !addresses.isEmpty()) {
+                connect(endpoint, 0);
+            }
+        }
+        return result;
+    }
+
     /** A peer on this host is tried over loopback first; a remote peer never over loopback. */
     private static List<InetSocketAddress> reachable(List<InetSocketAddress> addresses, boolean sameHost) {
         return addresses.stream()
@@ -288,8 +322,8 @@ final class TcpBtlModule implements BtlModule {
             return false;
         }
         queue(endpoint, bigHeader, body);
-        if (endpoint.state == State.CLOSED) {
-            connect(endpoint, 0);
+        if (endpoint.state == State.CLOSED && !endpoint.addresses.isEmpty()) {
+            connect(endpoint, 0); // (a bridged peer without addresses connects to us: what is queued waits)
         }
         return true;
     }
@@ -352,8 +386,9 @@ final class TcpBtlModule implements BtlModule {
             endpoint.state = State.CONNECTING;
             endpoint.outgoing = channel;
             channel.register(selector, SelectionKey.OP_CONNECT,
-                    new Outgoing(endpoint, channel, addressIndex, TcpWire.handshake(keyDigest, rank),
-                            ByteBuffer.allocate(1)));
+                    new Outgoing(endpoint, channel, addressIndex, endpoint.bridgeDigest != null
+                            ? TcpWire.handshake(endpoint.bridgeDigest, endpoint.indexThere)
+                            : TcpWire.handshake(keyDigest, rank), ByteBuffer.allocate(1)));
         } catch (IOException e) {
             connectFailed(endpoint, addressIndex, e.getMessage());
         }
@@ -421,14 +456,17 @@ final class TcpBtlModule implements BtlModule {
             return;
         }
         String remote = String.valueOf(in.channel().getRemoteAddress());
-        String refusal = TcpWire.checkHandshake(in.handshake(), keyDigest, jobSize);
+        TcpEndpoint endpoint = bridged(in.handshake());
+        String refusal = endpoint != null ? null : TcpWire.checkHandshake(in.handshake(), keyDigest, jobSize);
         if (refusal != null) {
             log.accept("btl/tcp: rank " + rank + " refused a connection from " + remote + ": " + refusal);
             key.cancel();
             in.channel().close();
             return;
         }
-        TcpEndpoint endpoint = endpoints[TcpWire.handshakeRank(in.handshake())];
+        if (endpoint == null) {
+            endpoint = endpoints[TcpWire.handshakeRank(in.handshake())];
+        }
         boolean keepOurs = endpoint == null || endpoint.state == State.CONNECTED
                 || endpoint.state == State.CONNECTING && rank < endpoint.rank();
         in.channel().write(ByteBuffer.wrap(new byte[] {keepOurs ? TcpWire.REFUSED : TcpWire.ACCEPTED}));
@@ -438,6 +476,18 @@ final class TcpBtlModule implements BtlModule {
             return;
         }
         attach(endpoint, in.channel(), key);
+    }
+
+    /** The bridged peer a handshake comes from (its bridge's key, and its index here), or null. */
+    private TcpEndpoint bridged(ByteBuffer handshake) {
+        byte[] key = TcpWire.handshakeKey(handshake);
+        int index = TcpWire.handshakeRank(handshake);
+        if (key == null || index < jobSize || index >= endpoints.length || endpoints[index] == null) {
+            return null;
+        }
+        TcpEndpoint endpoint = endpoints[index];
+        return endpoint.bridgeDigest != null && java.security.MessageDigest.isEqual(key, endpoint.bridgeDigest)
+                ? endpoint : null;
     }
 
     private void attach(TcpEndpoint endpoint, SocketChannel channel, SelectionKey key) throws IOException {

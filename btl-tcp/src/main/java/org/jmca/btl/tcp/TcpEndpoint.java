@@ -21,6 +21,10 @@ final class TcpEndpoint implements BtlEndpoint {
     final List<InetSocketAddress> addresses;
     final String hostname;
 
+    /** For a peer of a bridged job: the digest its connection shows, and this process's index there; else null and -1. */
+    byte[] bridgeDigest;
+    int indexThere = -1;
+
     State state = State.CLOSED;
     SocketChannel channel;
     SelectionKey key;

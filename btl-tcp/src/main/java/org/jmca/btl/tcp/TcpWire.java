@@ -12,6 +12,7 @@ import java.security.MessageDigest;
  *  4 | wire version          (int) |
  *  8 | SHA-256 of the job key (32 B) |  the job's secret: a connection without it is dropped
  * 40 | connector's rank      (int) |
+ * (between two jobs joined by a bridge: the bridge's key, and the connector's index at the acceptor)
  *
  * Then frames, both ways:
  *  0 | length = 1 + n        (int) |
@@ -58,6 +59,16 @@ final class TcpWire {
             return "it claims rank " + rank + ", outside the job's 0.." + (jobSize - 1);
         }
         return null;
+    }
+
+    /** The key digest a handshake shows, if its magic and version are right; else null. */
+    static byte[] handshakeKey(ByteBuffer b) {
+        if (b.getInt(0) != MAGIC || b.getInt(4) != VERSION) {
+            return null;
+        }
+        byte[] key = new byte[KEY_LENGTH];
+        b.get(8, key);
+        return key;
     }
 
     static int handshakeRank(ByteBuffer b) {

@@ -36,6 +36,16 @@ public interface BtlModule {
      */
     List<BtlEndpoint> addPeers(List<Peer> peers);
 
+    /**
+     * Makes endpoints for another job's processes ({@link Bridge}); their ranks are the indices
+     * the bridge's peers carry.
+     *
+     * @return one entry per bridged peer, in order: its endpoint, or null when this module cannot reach it
+     */
+    default List<BtlEndpoint> addBridgedPeers(Bridge bridge) {
+        return java.util.Collections.nCopies(bridge.peers().size(), null);
+    }
+
     /** Names the upcall for arriving fragments; set once, before the first send. */
     void setReceiver(BtlReceiver receiver);
 

@@ -77,6 +77,17 @@ public interface PmlModule {
     /** True while accepted sends have fragments not yet handed to a BTL. */
     boolean hasPendingSends();
 
+    /** The processes this one can address: the job's ranks, then those of bridged jobs. */
+    int peerCount();
+
+    /**
+     * Makes another job's processes addressable ({@link org.jmca.mca.btl.Bridge}): they become
+     * peers {@code peerCount() ..} in the order of the bridge's peers, whose ranks must be those.
+     */
+    default void addBridgedPeers(org.jmca.mca.btl.Bridge bridge) {
+        throw new UnsupportedOperationException("this PML cannot reach processes of other jobs");
+    }
+
     /** Releases the module's resources; called once at finalize. */
     void finalizeModule();
 }

@@ -11,6 +11,7 @@ import org.jmca.mca.BulkCopy;
 import org.jmca.mca.Counter;
 import org.jmca.mca.McaException;
 import org.jmca.mca.PerformanceVariable;
+import org.jmca.mca.btl.Bridge;
 import org.jmca.mca.btl.BtlEndpoint;
 import org.jmca.mca.btl.BtlModule;
 import org.jmca.mca.btl.Peer;
@@ -54,14 +55,18 @@ final class Ob1PmlModule implements PmlModule {
     private static final MemorySegment EMPTY = MemorySegment.ofArray(new byte[0]);
 
     private final int rank;
-    private final int jobSize;
+    /** The job's ranks, then the processes of bridged jobs ({@link #addBridgedPeers}). */
+    private int peerCount;
+    /** This process's index in each peer's numbering, which the headers it sends carry: its rank, for the job. */
+    private int[] selfAt;
     /** The BTLs some peer is routed through, polled on every progress turn. */
-    private final BtlModule[] btls;
-    private final Route[] routes;
+    private BtlModule[] btls;
+    private final List<BtlModule> allBtls;
+    private Route[] routes;
     private final Int2ObjectHashMap<MatchContext> contexts = new Int2ObjectHashMap<>();
     private final Long2ObjectHashMap<Ob1SendRequest> awaitingAck = new Long2ObjectHashMap<>();
     private final Long2ObjectHashMap<Ob1RecvRequest> awaitingFrags = new Long2ObjectHashMap<>();
-    private final ArrayDeque<Work>[] peerQueues;
+    private ArrayDeque<Work>[] peerQueues;
     private final ArrayDeque<Integer> peersWithWork = new ArrayDeque<>();
     /** Scratch headers, one per kind, reused for every fragment (the BTL copies them). */
     private final MemorySegment rndvHeader = MemorySegment.ofArray(new byte[Ob1Header.RNDV_LENGTH]);
@@ -87,19 +92,22 @@ final class Ob1PmlModule implements PmlModule {
     @SuppressWarnings("unchecked")
     Ob1PmlModule(PmlEnvironment environment) {
         this.rank = environment.rank();
-        this.jobSize = environment.peers().size();
+        this.peerCount = environment.peers().size();
+        this.selfAt = new int[peerCount];
+        Arrays.fill(selfAt, rank);
+        this.allBtls = List.copyOf(environment.btls());
         this.routes = computeRoutes(environment.peers(), environment.btls());
         // Only the BTLs some peer is routed through can carry traffic; the others need no polling
         // (a peer routes to this process by the same rule, so it never uses them either).
         this.btls = environment.btls().stream()
                 .filter(btl -> Arrays.stream(routes).anyMatch(route -> route.btl() == btl))
                 .toArray(BtlModule[]::new);
-        this.peerQueues = new ArrayDeque[jobSize];
-        for (int i = 0; i < jobSize; i++) {
+        this.peerQueues = new ArrayDeque[peerCount];
+        for (int i = 0; i < peerCount; i++) {
             peerQueues[i] = new ArrayDeque<>();
         }
         environment.btls().forEach(btl -> btl.setReceiver(this::onFragment));
-        this.lastContext = new MatchContext(0, jobSize);
+        this.lastContext = new MatchContext(0, peerCount);
         contexts.put(0, lastContext);
         this.progress = environment.progress();
         this.registration = progress.register(this::progress, ProgressEngine.Priority.HIGH);
@@ -149,7 +157,7 @@ final class Ob1PmlModule implements PmlModule {
         }
         context = contexts.get(id);
         if (context == null) {
-            context = new MatchContext(id, jobSize);
+            context = new MatchContext(id, peerCount);
             contexts.put(id, context);
         }
         lastContext = context;
@@ -166,7 +174,7 @@ final class Ob1PmlModule implements PmlModule {
         // The common case allocates nothing: an eager message that the BTL takes at once.
         if (mode == SendMode.STANDARD && Ob1Header.MATCH_LENGTH + data.byteSize() <= route.eagerLimit()
                 && peerQueues[dest].isEmpty()
-                && route.btl().send(route.endpoint(), Ob1Header.TAG_MATCH, Ob1Header.matchWord0(context, rank),
+                && route.btl().send(route.endpoint(), Ob1Header.TAG_MATCH, Ob1Header.matchWord0(context, selfAt[dest]),
                         Ob1Header.matchWord1(tag, seq), data)) {
             return Ob1SendRequest.SENT;
         }
@@ -180,7 +188,7 @@ final class Ob1PmlModule implements PmlModule {
     private boolean startSend(Ob1SendRequest request) {
         Route route = request.route;
         if (request.eager()) {
-            if (!route.btl().send(route.endpoint(), Ob1Header.TAG_MATCH, Ob1Header.matchWord0(request.context, rank),
+            if (!route.btl().send(route.endpoint(), Ob1Header.TAG_MATCH, Ob1Header.matchWord0(request.context, selfAt[request.dest]),
                     Ob1Header.matchWord1(request.tag, request.seq), request.data)) {
                 return false;
             }
@@ -195,7 +203,7 @@ final class Ob1PmlModule implements PmlModule {
             request.exposedKey = route.btl().exposeForGet(request.data);
         }
         long address = request.exposedKey != BtlModule.NOT_EXPOSED ? request.data.address() : 0;
-        MemorySegment h = Ob1Header.writeRndv(rndvHeader, request.context, rank, request.tag, request.seq,
+        MemorySegment h = Ob1Header.writeRndv(rndvHeader, request.context, selfAt[request.dest], request.tag, request.seq,
                 request.data.byteSize(), id, address, request.exposedKey);
         if (!route.btl().send(route.endpoint(), Ob1Header.TAG_RNDV, h, request.data.asSlice(0, first))) {
             nextRequestId--;
@@ -579,9 +587,60 @@ final class Ob1PmlModule implements PmlModule {
         registration.close();
     }
 
+    @Override
+    public int peerCount() {
+        return peerCount;
+    }
+
+    /**
+     * Routes to another job's processes through the BTLs that can reach them (btl/tcp); they
+     * become peers {@code peerCount ..}. Contexts made later match their messages; those made
+     * before never see them (a bridge's communicators get new contexts).
+     */
+    @Override
+    @SuppressWarnings("unchecked")
+    public void addBridgedPeers(Bridge bridge) {
+        int n = bridge.peers().size();
+        for (int i = 0; i < n; i++) {
+            if (bridge.peers().get(i).rank() != peerCount + i) {
+                throw new IllegalArgumentException("bridged peer " + i + " has index " + bridge.peers().get(i).rank()
+                        + ", not " + (peerCount + i));
+            }
+        }
+        List<List<BtlEndpoint>> candidates = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            candidates.add(new ArrayList<>());
+        }
+        for (BtlModule btl : allBtls) {
+            List<BtlEndpoint> endpoints = btl.addBridgedPeers(bridge);
+            for (int i = 0; i < n; i++) {
+                if (endpoints.get(i) != null) {
+                    candidates.get(i).add(endpoints.get(i));
+                }
+            }
+        }
+        Route[] more = new Route[n];
+        for (int i = 0; i < n; i++) {
+            more[i] = Route.choose(candidates.get(i)).orElseThrow(() -> new McaException("pml/ob1: no selected BTL"
+                    + " reaches the processes of the other job (they need btl/tcp on both sides)"));
+        }
+        routes = Arrays.copyOf(routes, peerCount + n);
+        System.arraycopy(more, 0, routes, peerCount, n);
+        peerQueues = Arrays.copyOf(peerQueues, peerCount + n);
+        selfAt = Arrays.copyOf(selfAt, peerCount + n);
+        for (int i = 0; i < n; i++) {
+            peerQueues[peerCount + i] = new ArrayDeque<>();
+            selfAt[peerCount + i] = bridge.selfIndexAtPeer()[i];
+        }
+        peerCount += n;
+        Route[] all = routes;
+        btls = allBtls.stream().filter(btl -> Arrays.stream(all).anyMatch(route -> route.btl() == btl))
+                .toArray(BtlModule[]::new);
+    }
+
     private void checkRank(int peer) {
-        if (peer < 0 || peer >= jobSize) {
-            throw new IllegalArgumentException("rank " + peer + " is outside the job's 0.." + (jobSize - 1));
+        if (peer < 0 || peer >= peerCount) {
+            throw new IllegalArgumentException("rank " + peer + " is outside the job's 0.." + (peerCount - 1));
         }
     }
 }

@@ -563,6 +563,9 @@ public final class JmpiRun implements Callable<Integer> {
                 HostDaemon.class.getName());
     }
 
+    /** The environment variable that tells ranks where JMCA's jars are (MPI_Comm_spawn starts jmpirun from them). */
+    public static final String ENV_LIB = "JMCA_LIB";
+
     private Map<String, String> environment(RankMap.Placement p, int size, int localSize, String jobId, String keyHex,
                                             String server) {
         Map<String, String> env = new HashMap<>();
@@ -573,6 +576,10 @@ public final class JmpiRun implements Callable<Integer> {
         env.put(EmbeddedWireUp.ENV_LOCAL_RANK, String.valueOf(p.localRank()));
         env.put(EmbeddedWireUp.ENV_JOB_ID, jobId);
         env.put(EmbeddedWireUp.ENV_JOB_KEY, keyHex);
+        String lib = System.getProperty("jmca.lib");
+        if (lib != null) {
+            env.put(ENV_LIB, lib); // where a rank that spawns a job finds the launcher
+        }
         env.put(EmbeddedWireUp.ENV_TIMEOUT, String.valueOf(wireupTimeout + 10));
         env.put(ENV_MCA, McaSources.encodeCommandLine(mcaOptions.mcaPairs()));
         env.put(ENV_TUNE, mcaOptions.tuneFiles().stream().map(f -> f.toAbsolutePath().toString())

@@ -1,0 +1,410 @@
+package mpi;
+
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.channels.Channels;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.jmca.mca.btl.Bridge;
+import org.jmca.mca.btl.Peer;
+
+/**
+ * MPI's dynamic processes: ports, and the intercommunicator {@code accept} and {@code connect}
+ * make between two jobs (what {@code spawn} builds on).
+ *
+ * <p>A port is a listening socket of the accepting root; its name says where it listens and holds
+ * a random token the connecting root must show. Over it the two roots swap their groups: each
+ * process's btl/tcp addresses, its next free peer index, the group's largest free context, and
+ * a new secret for the tcp connections between the jobs. Each process then adds the other
+ * group's processes to its PML as bridged peers ({@link Bridge}): the accepting side first,
+ * then it tells the connecting side, whose processes open the connections.
+ */
+final class DynamicProcesses {
+    private static final String SCHEME = "jmca-port:";
+    private static final String TCP_ADDRESSES = "tcp.addresses";
+    private static final int KEY_BYTES = 32;
+    private static final int READY = 1;
+    private static final SecureRandom RANDOM = new SecureRandom();
+    /** This process's open ports, by name. */
+    private static final Map<String, ServerSocketChannel> PORTS = new ConcurrentHashMap<>();
+
+    private DynamicProcesses() {
+    }
+
+    // ---- ports ----------------------------------------------------------------------------------
+
+    /** A new port: "jmca-port:HOST,HOST...;PORT;TOKEN", listening on every interface. */
+    static String openPort(JobRuntime rt) throws MPIException {
+        try {
+            ServerSocketChannel server = ServerSocketChannel.open();
+            server.bind(new InetSocketAddress(0), 16);
+            List<String> hosts = new ArrayList<>();
+            for (String address : rt.published.getOrDefault(TCP_ADDRESSES, "").split(",")) {
+                if (!address.isEmpty()) {
+                    hosts.add(address.substring(0, address.lastIndexOf(':')));
+                }
+            }
+            if (hosts.isEmpty()) {
+                hosts.add("127.0.0.1");
+            }
+            byte[] token = new byte[16];
+            RANDOM.nextBytes(token);
+            String name = SCHEME + String.join(",", hosts) + ";" + ((InetSocketAddress) server.getLocalAddress()).getPort()
+                    + ";" + HexFormat.of().formatHex(token);
+            if (name.length() > MPI.MAX_PORT_NAME) {
+                server.close();
+                throw new MPIException(MPI.ERR_PORT, "the port name would be longer than MPI.MAX_PORT_NAME");
+            }
+            PORTS.put(name, server);
+            return name;
+        } catch (IOException e) {
+            throw new MPIException(MPI.ERR_PORT, "cannot open a port: " + e.getMessage());
+        }
+    }
+
+    static void closePort(String port) throws MPIException {
+        ServerSocketChannel server = PORTS.remove(port);
+        if (server == null) {
+            throw new MPIException(MPI.ERR_PORT, "no port '" + port + "' is open in this process");
+        }
+        try {
+            server.close();
+        } catch (IOException ignored) {
+            // closed either way
+        }
+    }
+
+    /** A port name's parts: hosts, port number, token; MPI_ERR_PORT if it is not one of JMCA's. */
+    private record PortName(List<String> hosts, int port, String token) {
+        static PortName parse(String name) throws MPIException {
+            String[] parts = name == null || !name.startsWith(SCHEME) ? new String[0]
+                    : name.substring(SCHEME.length()).split(";");
+            try {
+                if (parts.length == 3) {
+                    return new PortName(List.of(parts[0].split(",")), Integer.parseInt(parts[1]), parts[2]);
+                }
+            } catch (NumberFormatException e) {
+                // reported below
+            }
+            throw new MPIException(MPI.ERR_PORT, "'" + name + "' is not a port name of Intracomm.openPort");
+        }
+    }
+
+    // ---- accept and connect ---------------------------------------------------------------------
+
+    /** One side's processes as the other needs them: where each listens, and its next free peer index. */
+    private record Group(int proposal, String[] hosts, String[] addresses, int[] bases) {
+        void write(DataOutputStream out) throws IOException {
+            out.writeInt(proposal);
+            out.writeInt(hosts.length);
+            for (int i = 0; i < hosts.length; i++) {
+                out.writeUTF(hosts[i]);
+                out.writeUTF(addresses[i]);
+                out.writeInt(bases[i]);
+            }
+        }
+
+        static Group read(DataInputStream in) throws IOException {
+            int proposal = in.readInt();
+            int n = in.readInt();
+            String[] hosts = new String[n];
+            String[] addresses = new String[n];
+            int[] bases = new int[n];
+            for (int i = 0; i < n; i++) {
+                hosts[i] = in.readUTF();
+                addresses[i] = in.readUTF();
+                bases[i] = in.readInt();
+            }
+            return new Group(proposal, hosts, addresses, bases);
+        }
+    }
+
+    /** This communicator's group: every process's addresses (from the wire-up) and next free index. */
+    private static Group localGroup(JobRuntime rt, Intracomm comm, int proposal) throws MPIException {
+        int[] bases = InternalCollectives.allgather(comm, new int[] {rt.pml.peerCount()});
+        int n = comm.size();
+        String[] hosts = new String[n];
+        String[] addresses = new String[n];
+        for (int r = 0; r < n; r++) {
+            int jobRank = comm.jobRanks[r];
+            if (jobRank >= rt.peers.size()) {
+                throw new MPIException(MPI.ERR_COMM, comm + " has a process of another job: accept and connect take"
+                        + " a communicator of this job's processes");
+            }
+            Peer peer = rt.peers.get(jobRank);
+            hosts[r] = peer.hostname();
+            addresses[r] = peer.addresses().getOrDefault(TCP_ADDRESSES, "");
+            if (addresses[r].isEmpty()) {
+                throw new MPIException(MPI.ERR_OTHER, "job rank " + jobRank + " has no btl/tcp: processes of"
+                        + " different jobs talk over tcp (add tcp to the btl parameter)");
+            }
+        }
+        return new Group(proposal, hosts, addresses, bases);
+    }
+
+    /** Accepts a connection on {@code port} (open at {@code root}). Collective over {@code comm}. */
+    static Intercomm accept(JobRuntime rt, Intracomm comm, String port, int root, ProcessWatch watch)
+            throws MPIException {
+        return rt.agreeing(() -> {
+            int proposal = InternalCollectives.allreduceMax(comm, rt.nextContext);
+            Group mine = localGroup(rt, comm, proposal);
+            byte[] description = null;
+            MPIException failure = null;
+            SocketChannel channel = null;
+            DataOutputStream out = null;
+            try {
+                if (comm.rank() == root) {
+                    try {
+                        ServerSocketChannel server = PORTS.get(port);
+                        if (server == null) {
+                            throw new MPIException(MPI.ERR_PORT, "no port '" + port + "' is open in this process (the"
+                                    + " root)");
+                        }
+                        channel = acceptShowing(server, PortName.parse(port).token(), watch);
+                        DataInputStream in = new DataInputStream(Channels.newInputStream(channel));
+                        out = new DataOutputStream(Channels.newOutputStream(channel));
+                        Group theirs = Group.read(in);
+                        byte[] key = new byte[KEY_BYTES];
+                        RANDOM.nextBytes(key);
+                        out.write(key);
+                        mine.write(out);
+                        out.flush();
+                        description = describe(key, theirs);
+                    } catch (IOException e) {
+                        failure = new MPIException(MPI.ERR_PORT, "accept on " + port + ": " + e.getMessage());
+                    } catch (MPIException e) {
+                        failure = e;
+                    }
+                }
+                Intercomm inter = join(rt, comm, root, description, failure, mine, false, "accept");
+                InternalCollectives.barrier(comm); // every process here has the bridge: the other side may connect
+                if (out != null) {
+                    out.writeInt(READY);
+                    out.flush();
+                }
+                return inter;
+            } catch (IOException e) {
+                throw new MPIException(MPI.ERR_PORT, "accept on " + port + ": " + e.getMessage());
+            } finally {
+                closeQuietly(channel);
+            }
+        });
+    }
+
+    /** Connects to the port {@code port} names (its process accepts). Collective over {@code comm}. */
+    static Intercomm connect(JobRuntime rt, Intracomm comm, String port, int root) throws MPIException {
+        return rt.agreeing(() -> {
+            int proposal = InternalCollectives.allreduceMax(comm, rt.nextContext);
+            Group mine = localGroup(rt, comm, proposal);
+            byte[] description = null;
+            MPIException failure = null;
+            SocketChannel channel = null;
+            try {
+                if (comm.rank() == root) {
+                    try {
+                        PortName name = PortName.parse(port);
+                        channel = connectTo(name);
+                        DataOutputStream out = new DataOutputStream(Channels.newOutputStream(channel));
+                        DataInputStream in = new DataInputStream(Channels.newInputStream(channel));
+                        out.writeUTF(name.token());
+                        mine.write(out);
+                        out.flush();
+                        byte[] key = in.readNBytes(KEY_BYTES);
+                        Group theirs = Group.read(in);
+                        if (in.readInt() != READY) {
+                            throw new IOException("the accepting side did not get ready");
+                        }
+                        description = describe(key, theirs);
+                    } catch (IOException e) {
+                        failure = new MPIException(MPI.ERR_PORT, "connect to " + port + ": " + e.getMessage());
+                    } catch (MPIException e) {
+                        failure = e;
+                    }
+                }
+                return join(rt, comm, root, description, failure, mine, true, "connect");
+            } catch (IOException e) {
+                throw new MPIException(MPI.ERR_PORT, "connect to " + port + ": " + e.getMessage());
+            } finally {
+                closeQuietly(channel);
+            }
+        });
+    }
+
+    /**
+     * Every process of {@code comm} learns the other group from the root (or that the root
+     * failed: then all fail), adds its processes to its PML, and takes the context both groups
+     * agree on: the intercommunicator.
+     */
+    private static Intercomm join(JobRuntime rt, Intracomm comm, int root, byte[] description, MPIException failure,
+                                  Group mine, boolean initiator, String how) throws MPIException, IOException {
+        // what the root sends: 1 then the description, or 0 then the error class of its failure
+        byte[] sent = null;
+        if (comm.rank() == root) {
+            java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(1 + (failure == null ? description.length : 4));
+            sent = (failure == null ? b.put((byte) 1).put(description) : b.put((byte) 0).putInt(failure.getErrorClass()))
+                    .array();
+        }
+        byte[] bytes = InternalCollectives.bcastBytes(comm, sent, root);
+        DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(bytes));
+        if (in.readByte() == 0) {
+            int errorClass = in.readInt();
+            throw failure != null ? failure : new MPIException(errorClass, how + " failed at the root, rank " + root
+                    + " of " + comm + " (it reports why)");
+        }
+        byte[] key = in.readNBytes(KEY_BYTES);
+        Group theirs = Group.read(in);
+        int first = rt.pml.peerCount();
+        int n = theirs.hosts().length;
+        List<Peer> peers = new ArrayList<>();
+        int[] selfAt = new int[n];
+        int[] remote = new int[n];
+        for (int j = 0; j < n; j++) {
+            remote[j] = first + j;
+            peers.add(new Peer(first + j, theirs.hosts()[j], Map.of(TCP_ADDRESSES, theirs.addresses()[j])));
+            selfAt[j] = theirs.bases()[j] + comm.rank();
+        }
+        rt.pml.addBridgedPeers(new Bridge(key, initiator, peers, selfAt));
+        int context = Math.max(mine.proposal(), theirs.proposal());
+        rt.contextTaken(context);
+        Intercomm inter = new Intercomm(comm + " " + how + "ed");
+        inter.bindInter(rt, context, comm.jobRanks, remote);
+        inter.setErrhandler(comm.errhandler());
+        return inter;
+    }
+
+    private static byte[] describe(byte[] key, Group group) throws IOException {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        DataOutputStream out = new DataOutputStream(bytes);
+        out.write(key);
+        group.write(out);
+        out.flush();
+        return bytes.toByteArray();
+    }
+
+    /** Something whose end ends the wait for a connection (a spawned job that died first), or null. */
+    interface ProcessWatch {
+        /** Why waiting is pointless now, or null to go on. */
+        String gone();
+    }
+
+    /** The first connection that shows the port's token (others are closed). */
+    private static SocketChannel acceptShowing(ServerSocketChannel server, String token, ProcessWatch watch)
+            throws IOException, MPIException {
+        server.configureBlocking(false);
+        while (true) {
+            SocketChannel channel = server.accept();
+            if (channel == null) {
+                String gone = watch == null ? null : watch.gone();
+                if (gone != null) {
+                    throw new MPIException(MPI.ERR_SPAWN, gone);
+                }
+                try {
+                    Thread.sleep(2);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IOException("interrupted while waiting for a connection");
+                }
+                continue;
+            }
+            channel.configureBlocking(true);
+            channel.socket().setSoTimeout(30_000);
+            DataInputStream in = new DataInputStream(Channels.newInputStream(channel));
+            if (token.equals(in.readUTF())) {
+                return channel;
+            }
+            closeQuietly(channel);
+        }
+    }
+
+    private static SocketChannel connectTo(PortName name) throws IOException {
+        IOException last = null;
+        for (String host : name.hosts()) {
+            try {
+                return SocketChannel.open(new InetSocketAddress(host, name.port()));
+            } catch (IOException e) {
+                last = e;
+            }
+        }
+        throw last != null ? last : new IOException("the port names no host");
+    }
+
+    private static void closeQuietly(SocketChannel channel) {
+        if (channel != null) {
+            try {
+                channel.close();
+            } catch (IOException ignored) {
+                // the intercommunicator is made, or the error reported
+            }
+        }
+    }
+
+    // ---- names --------------------------------------------------------------------------------------
+
+    /** The name service: one file per published name in a directory every job on the host (or shared file system) sees. */
+    static java.nio.file.Path names() {
+        String dir = System.getenv("JMCA_NAME_SERVICE_DIR");
+        return dir != null && !dir.isEmpty() ? java.nio.file.Path.of(dir)
+                : java.nio.file.Path.of(System.getProperty("java.io.tmpdir"), "jmca-names-" + System.getProperty("user.name"));
+    }
+
+    private static java.nio.file.Path entry(String service) throws MPIException {
+        if (service == null || service.isEmpty()) {
+            throw new MPIException(MPI.ERR_SERVICE, "the service name is " + (service == null ? "null" : "empty"));
+        }
+        return names().resolve(java.net.URLEncoder.encode(service, java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    static void publish(String service, String port) throws MPIException {
+        java.nio.file.Path file = entry(service);
+        try {
+            java.nio.file.Files.createDirectories(file.getParent());
+            java.nio.file.Path temporary = java.nio.file.Files.createTempFile(file.getParent(), ".publish", "");
+            java.nio.file.Files.writeString(temporary, port);
+            try {
+                java.nio.file.Files.createLink(file, temporary); // fails if the name is published
+            } finally {
+                java.nio.file.Files.deleteIfExists(temporary);
+            }
+        } catch (java.nio.file.FileAlreadyExistsException e) {
+            throw new MPIException(MPI.ERR_SERVICE, "the service name '" + service + "' is published already ("
+                    + file + ")");
+        } catch (IOException e) {
+            throw new MPIException(MPI.ERR_SERVICE, "cannot publish '" + service + "' in " + names() + ": "
+                    + e.getMessage());
+        }
+    }
+
+    static String lookup(String service) throws MPIException {
+        try {
+            return java.nio.file.Files.readString(entry(service));
+        } catch (java.nio.file.NoSuchFileException e) {
+            throw new MPIException(MPI.ERR_NAME, "no service '" + service + "' is published (in " + names() + ")");
+        } catch (IOException e) {
+            throw new MPIException(MPI.ERR_NAME, "cannot look '" + service + "' up: " + e.getMessage());
+        }
+    }
+
+    static void unpublish(String service, String port) throws MPIException {
+        java.nio.file.Path file = entry(service);
+        try {
+            if (!java.nio.file.Files.readString(file).equals(port)) {
+                throw new MPIException(MPI.ERR_SERVICE, "'" + service + "' is published with another port");
+            }
+            java.nio.file.Files.delete(file);
+        } catch (java.nio.file.NoSuchFileException e) {
+            throw new MPIException(MPI.ERR_SERVICE, "no service '" + service + "' is published");
+        } catch (IOException e) {
+            throw new MPIException(MPI.ERR_SERVICE, "cannot unpublish '" + service + "': " + e.getMessage());
+        }
+    }
+}
