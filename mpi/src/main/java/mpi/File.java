@@ -581,17 +581,8 @@ public class File {
         Memory memory = Memory.of(buf, count, type, false);
         etypes(memory.bytes(), type);
         List<ViewLayout.Piece> pieces = view.pieces(checkedOffset(offset) * etype.size(), memory.bytes());
-        ByteBuffer data = memory.forChannel();
         try (FileLock lock = lockFor(pieces, false)) {
-            int at = 0;
-            for (ViewLayout.Piece p : pieces) {
-                ByteBuffer bytes = data.limit(at + (int) p.length()).position(at);
-                long to = p.offset();
-                while (bytes.hasRemaining()) {
-                    to += channel.write(bytes, to);
-                }
-                at += (int) p.length();
-            }
+            FilePieces.write(channel, pieces, memory.forChannel());
         }
         return status(memory.bytes());
     }
@@ -602,19 +593,9 @@ public class File {
         etypes(memory.bytes(), type);
         List<ViewLayout.Piece> pieces = view.pieces(checkedOffset(offset) * etype.size(), memory.bytes());
         ByteBuffer data = memory.forChannel();
-        int read = 0;
+        int read;
         try (FileLock lock = lockFor(pieces, true)) {
-            for (ViewLayout.Piece p : pieces) {
-                ByteBuffer bytes = data.limit(read + (int) p.length()).position(read);
-                while (bytes.hasRemaining() && channel.read(bytes, p.offset() + bytes.position() - read) >= 0) {
-                    // until the piece is read or the file ends
-                }
-                int got = bytes.position() - read;
-                read += got;
-                if (got < p.length()) {
-                    break; // the end of the file
-                }
-            }
+            read = FilePieces.read(channel, pieces, data);
         }
         memory.delivered(data);
         return status(read);

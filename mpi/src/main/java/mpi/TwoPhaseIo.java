@@ -209,16 +209,7 @@ final class TwoPhaseIo {
     void write(List<ViewLayout.Piece> pieces, MemorySegment data) throws MPIException, IOException {
         long[] requests = requests(pieces);
         if (!twoPhase(forWrites, requests)) {
-            ByteBuffer bytes = inPlace(data, true);
-            long at = 0;
-            for (ViewLayout.Piece p : pieces) {
-                ByteBuffer piece = bytes.limit((int) (at + p.length())).position((int) at);
-                long position = p.offset();
-                while (piece.hasRemaining()) {
-                    position += channel.write(piece, position);
-                }
-                at += p.length();
-            }
+            FilePieces.write(channel, pieces, inPlace(data, true));
             trim();
             return;
         }
@@ -294,19 +285,12 @@ final class TwoPhaseIo {
         long[] requests = requests(pieces);
         if (!twoPhase(forReads, requests)) {
             ByteBuffer bytes = inPlace(data, false);
-            long at = 0;
-            for (ViewLayout.Piece p : pieces) {
-                ByteBuffer piece = bytes.limit((int) (at + p.length())).position((int) at);
-                while (piece.hasRemaining() && channel.read(piece, p.offset() + piece.position() - at) >= 0) {
-                    // until the piece is read or the file ends (what lies beyond stays as it was)
-                }
-                at += p.length();
-            }
+            int read = FilePieces.read(channel, pieces, bytes);
             if (bytes == staging) {
                 MemorySegment.copy(MemorySegment.ofBuffer(staging.clear()), 0, data, 0, data.byteSize());
             }
             trim();
-            return readBefore(pieces, channel.size());
+            return read;
         }
         Exchange x = new Exchange(pieces, requests);
         long[] span = x.span();
