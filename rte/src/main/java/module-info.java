@@ -6,6 +6,7 @@ module org.jmca.rte {
 
     exports org.jmca.rte;
     exports org.jmca.rte.launcher;
+    exports org.jmca.launch;
     opens org.jmca.rte.launcher to info.picocli;
 
     provides org.jmca.config.info.InfoSection with org.jmca.rte.WireUpInfo;

@@ -56,6 +56,8 @@ public final class JmpiRun implements Callable<Integer> {
     public static final String ENV_TUNE = McaSources.ENV_TUNE_FILES;
     /** The status of a job stopped by --timeout, as timeout(1) returns. */
     static final int TIMED_OUT = 124;
+    /** The status of a job stopped by {@link #cancel()}, as for an interrupt. */
+    static final int CANCELLED = 130;
 
     @Option(names = {"-np", "-n", "--np"}, paramLabel = "N",
             description = "Number of processes (default: -N times the hosts, else every slot of the hosts given).")
@@ -132,10 +134,44 @@ public final class JmpiRun implements Callable<Integer> {
 
     private final PrintStream out;
     private final PrintStream err;
+    private Listener listener;
+    private volatile boolean cancelled;
 
     JmpiRun(PrintStream out, PrintStream err) {
         this.out = out;
         this.err = err;
+    }
+
+    /** What a program that runs jobs (the launch API, {@code org.jmca.launch}) hears of one. */
+    public interface Listener {
+        /** A line a rank wrote. */
+        void line(int rank, boolean stderr, String line);
+
+        /** A rank's process ended with {@code status}. */
+        void exited(int rank, int status);
+
+        /** The job is being stopped because of {@code why} (a rank's failure, the time limit, a cancel). */
+        void stopping(String why);
+    }
+
+    /**
+     * A job as jmpirun's command line {@code args} describes it, to be run by {@link #call()}
+     * with its output on {@code out} and {@code err} and its events told to {@code listener}.
+     */
+    public static JmpiRun of(List<String> args, PrintStream out, PrintStream err, Listener listener) {
+        JmpiRun run = new JmpiRun(out, err);
+        try {
+            new CommandLine(run).setStopAtPositional(true).parseArgs(args.toArray(String[]::new));
+        } catch (CommandLine.ParameterException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
+        run.listener = listener;
+        return run;
+    }
+
+    /** Stops the job as soon as it can (its status then 130, as for an interrupt). */
+    public void cancel() {
+        cancelled = true;
     }
 
     public static void main(String[] args) {
@@ -222,7 +258,7 @@ public final class JmpiRun implements Callable<Integer> {
                 failures.add(why);
             }
         };
-        try (RankOutput output = new RankOutput(tagOutput, out, err, outputDirectory)) {
+        try (RankOutput output = new RankOutput(tagOutput, out, err, outputDirectory, listener)) {
             RankProcesses ranks = new RankProcesses(output);
             SessionDirectory session = SessionDirectory.create(jobId);
             List<RemoteHost> remotes = new ArrayList<>();
@@ -304,7 +340,11 @@ public final class JmpiRun implements Callable<Integer> {
             if (failure == null && System.nanoTime() > deadline) {
                 return stop(ranks, remotes, "the job ran longer than --timeout " + timeout + " s", TIMED_OUT);
             }
+            if (failure == null && cancelled) {
+                return stop(ranks, remotes, "the job was cancelled", CANCELLED);
+            }
             if (exit != null) {
+                told(exit);
                 running--;
                 if (exit.status() == 0 && !(server.hasJoined(exit.rank()) && !server.hasFinalized(exit.rank()))) {
                     continue;
@@ -325,6 +365,7 @@ public final class JmpiRun implements Callable<Integer> {
                 died.add(exit);
             }
             exits.drainTo(died);
+            died.stream().filter(e -> e != exit).forEach(this::told);
             String daemonGone = failed.stream().filter(f -> f.startsWith("the daemon")).findFirst().orElse(null);
             RankExit signalled = died.stream().filter(e -> e.status() > 128 && e.status() < 128 + 65).findFirst()
                     .orElse(null);
@@ -361,7 +402,16 @@ public final class JmpiRun implements Callable<Integer> {
         }
     }
 
+    private void told(RankExit exit) {
+        if (listener != null) {
+            listener.exited(exit.rank(), exit.status());
+        }
+    }
+
     private int stop(RankProcesses ranks, List<RemoteHost> remotes, String why, int status) {
+        if (listener != null) {
+            listener.stopping(why);
+        }
         err.println("jmpirun: " + why + "; stopping the job");
         ranks.stopAll(3000);
         stopHosts(remotes, 3000);

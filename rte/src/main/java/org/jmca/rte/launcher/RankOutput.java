@@ -21,16 +21,24 @@ final class RankOutput implements AutoCloseable {
     private final PrintStream err;
     private final Path directory;
     private final Map<String, PrintStream> files = new HashMap<>();
+    private final JmpiRun.Listener listener;
 
-    /** @param directory the {@code --output-filename} directory, or null */
-    RankOutput(boolean tag, PrintStream out, PrintStream err, Path directory) {
+    /**
+     * @param directory the {@code --output-filename} directory, or null
+     * @param listener  who else gets each line (the launch API), or null
+     */
+    RankOutput(boolean tag, PrintStream out, PrintStream err, Path directory, JmpiRun.Listener listener) {
         this.tag = tag;
         this.out = out;
         this.err = err;
         this.directory = directory == null ? null : directory.toAbsolutePath();
+        this.listener = listener;
     }
 
     void line(int rank, boolean stderr, String line) {
+        if (listener != null) {
+            listener.line(rank, stderr, line);
+        }
         String name = stderr ? "stderr" : "stdout";
         PrintStream target = stderr ? err : out;
         synchronized (target) {
