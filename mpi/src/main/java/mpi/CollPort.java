@@ -62,7 +62,7 @@ final class CollPort implements CollCommunicator {
 
     @Override
     public String host(int rank) {
-        return runtime.hosts[comm.jobRanks[rank]];
+        return runtime.hostOf(comm.jobRanks[rank]);
     }
 
     @Override

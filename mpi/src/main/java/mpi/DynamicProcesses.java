@@ -271,6 +271,7 @@ final class DynamicProcesses {
         for (int j = 0; j < n; j++) {
             remote[j] = first + j;
             peers.add(new Peer(first + j, theirs.hosts()[j], Map.of(TCP_ADDRESSES, theirs.addresses()[j])));
+            rt.bridged(first + j, theirs.hosts()[j]);
             selfAt[j] = theirs.bases()[j] + comm.rank();
         }
         rt.pml.addBridgedPeers(new Bridge(key, initiator, peers, selfAt));

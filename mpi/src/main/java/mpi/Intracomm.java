@@ -176,11 +176,14 @@ public class Intracomm extends Comm {
         }
         int colour = MPI.UNDEFINED;
         if (splitType == TYPE_SHARED) {
-            String[] hosts = runtime().hosts;
-            String mine = hosts[jobRanks[rank()]];
-            colour = 0;
-            while (!hosts[colour].equals(mine)) {
-                colour++;
+            // the host's name as the colour, so that processes of other jobs (accept, spawn) on it agree
+            String mine = runtime().hostOf(jobRanks[rank()]);
+            try {
+                byte[] digest = java.security.MessageDigest.getInstance("SHA-256")
+                        .digest(mine.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                colour = java.nio.ByteBuffer.wrap(digest).getInt() & Integer.MAX_VALUE;
+            } catch (java.security.NoSuchAlgorithmException e) {
+                throw new IllegalStateException("every JDK has SHA-256", e);
             }
         }
         return split(colour, key);

@@ -55,6 +55,7 @@ final class JobRuntime {
     final String[] hosts;
     /** The job's processes as the wire-up described them (what their BTLs published), by rank. */
     final List<Peer> peers;
+    private final Map<Integer, String> bridgedHosts = new HashMap<>();
     /** What this process's BTLs published. */
     final Map<String, String> published;
     final PmlModule pml;
@@ -180,6 +181,16 @@ final class JobRuntime {
         frameworks.close();
         wireUp.finalized();
         wireUp.close();
+    }
+
+    /** The host of a peer: a rank of this job, or a process of a job it connected to. */
+    String hostOf(int peer) {
+        return peer < hosts.length ? hosts[peer] : bridgedHosts.get(peer);
+    }
+
+    /** Remembers where a process of another job runs (accept, connect, spawn). */
+    void bridged(int peer, String host) {
+        bridgedHosts.put(peer, host);
     }
 
     /** {@code context} and the one after it (its collectives') belong to a new communicator. */

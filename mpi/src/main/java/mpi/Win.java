@@ -110,9 +110,9 @@ public final class Win implements Freeable {
         }
         if (flavor == FLAVOR_SHARED_VALUE) {
             for (int jobRank : comm.jobRanks) {
-                if (!rt.hosts[jobRank].equals(rt.job.hostname())) {
+                if (!rt.hostOf(jobRank).equals(rt.job.hostname())) {
                     throw new MPIException(MPI.ERR_RMA_SHARED, "a shared window needs every rank on one host, but"
-                            + " job rank " + jobRank + " is on " + rt.hosts[jobRank]);
+                            + " job rank " + jobRank + " is on " + rt.hostOf(jobRank));
                 }
             }
         }

@@ -118,6 +118,9 @@ public final class DynamicJobs {
         int[] all = {1};
         merged.allReduce(all, 1, MPI.INT, MPI.SUM);
         equal(all[0], size + remote, "allreduce over both jobs");
+        Intracomm host = merged.splitType(mpi.Comm.TYPE_SHARED, 0, MPI.INFO_NULL);
+        equal(host.getSize(), size + remote, "splitType: both jobs' processes share this host");
+        host.free();
         merged.free();
         other.disconnect();
         that(other.isNull(), "disconnect frees the communicator");
