@@ -271,10 +271,12 @@ public final class JmpiRun implements Callable<Integer> {
                 stopHosts(remotes, 2000);
                 session.remove();
             };
-            ForwardedSignals.install(name -> {
-                ranks.signal(name);
-                remotes.stream().filter(Objects::nonNull).forEach(host -> host.signal(name));
-            });
+            if (listener == null) { // jmpirun's own process; a program that embeds the launcher keeps its signals
+                ForwardedSignals.install(name -> {
+                    ranks.signal(name);
+                    remotes.stream().filter(Objects::nonNull).forEach(host -> host.signal(name));
+                });
+            }
             Thread stopOnSignal = new Thread(stopEverything, "jmpirun-shutdown");
             Runtime.getRuntime().addShutdownHook(stopOnSignal);
             try (JobServer server = new JobServer(size, keyHex, wireupTimeout, anyRemote, events, err::println);
