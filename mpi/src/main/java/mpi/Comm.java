@@ -355,19 +355,41 @@ public class Comm implements Freeable, Cloneable {
             if (localLeader < 0 || localLeader >= size()) {
                 throw new MPIException(MPI.ERR_RANK, "local leader " + localLeader + " is not a rank of " + this);
             }
+            if (Arrays.stream(jobRanks).anyMatch(r -> r >= rt.job.size())) {
+                throw new MPIException(MPI.ERR_COMM, this + " has processes of another job: createIntercomm takes"
+                        + " groups of this job's processes (use accept/connect or merge between jobs)");
+            }
             int proposal = InternalCollectives.allreduceMax(this, rt.nextContext);
             int[] mine = new int[1 + size()];
             mine[0] = proposal;
             System.arraycopy(jobRanks, 0, mine, 1, size());
-            int[] theirs = null;
+            // the leader tells the group what came back: {0, proposal, ranks...}, or {error class} if it failed
+            int[] told = null;
             if (rank() == localLeader) {
-                if (bridge == null) {
-                    throw new MPIException(MPI.ERR_COMM, "the bridge communicator is null");
+                try {
+                    if (bridge == null) {
+                        throw new MPIException(MPI.ERR_COMM, "the bridge communicator is null");
+                    }
+                    checkSendTag(tag);
+                    int leader = bridge.destination(remoteLeader);
+                    if (leader >= rt.job.size()) {
+                        throw new MPIException(MPI.ERR_COMM, "the remote leader is a process of another job:"
+                                + " createIntercomm takes groups of this job's processes");
+                    }
+                    int[] theirs = leadersExchange(rt, mine, leader, tag, bridge.context, rt.job.size() + 1);
+                    told = new int[1 + theirs.length];
+                    System.arraycopy(theirs, 0, told, 1, theirs.length);
+                } catch (MPIException e) {
+                    InternalCollectives.bcast(this, new int[] {e.getErrorClass()}, localLeader, rt.job.size() + 2);
+                    throw e;
                 }
-                checkSendTag(tag);
-                theirs = leadersExchange(rt, mine, bridge.destination(remoteLeader), tag, bridge.context);
             }
-            int[] remote = InternalCollectives.bcast(this, theirs, localLeader, rt.job.size() + 1);
+            told = InternalCollectives.bcast(this, told, localLeader, rt.job.size() + 2);
+            if (told[0] != 0) {
+                throw new MPIException(told[0], "the local leader (rank " + localLeader + " of " + this + ") could"
+                        + " not reach the remote leader (it reports why)");
+            }
+            int[] remote = Arrays.copyOfRange(told, 1, told.length);
             int context = Math.max(proposal, remote[0]);
             rt.contextTaken(context);
             Intercomm inter = new Intercomm(this + " intercomm(" + tag + ")");
@@ -378,17 +400,22 @@ public class Comm implements Freeable, Cloneable {
     }
 
     /**
-     * Sends {@code mine} to job rank {@code leader} and returns what it sent this way (of any
-     * length up to the job's size + 1), on {@code context} with {@code tag}.
+     * Sends {@code mine} to {@code leader} and returns what it sent this way (up to {@code
+     * capacity} ints), on {@code context} with {@code tag}.
      */
-    static int[] leadersExchange(JobRuntime rt, int[] mine, int leader, int tag, int context) throws MPIException {
+    static int[] leadersExchange(JobRuntime rt, int[] mine, int leader, int tag, int context, int capacity)
+            throws MPIException {
         if (leader < 0) {
             throw new MPIException(MPI.ERR_RANK, "the remote leader is MPI.PROC_NULL");
         }
-        int[] theirs = new int[rt.job.size() + 1];
+        int[] theirs = new int[capacity];
         PmlRequest receive = rt.pml.irecv(MemorySegment.ofArray(theirs), leader, tag, context);
         PmlRequest send = rt.pml.isend(MemorySegment.ofArray(mine), leader, tag, context, SendMode.STANDARD);
         rt.progress.waitUntil(() -> receive.isComplete() && send.isComplete());
+        if (receive.status().truncated()) {
+            throw new MPIException(MPI.ERR_TRUNCATE, "the remote leader sent more than the " + capacity
+                    + " ints expected");
+        }
         return Arrays.copyOf(theirs, (int) (receive.status().byteCount() / Integer.BYTES));
     }
 

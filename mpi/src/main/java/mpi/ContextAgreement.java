@@ -19,7 +19,9 @@ import org.jmca.mca.progress.ProgressEngine;
  * value to every other and takes the largest). The first takes the largest of the ranks' next free contexts; in
  * the second each rank says whether that one is still free here, and takes it at once if it is
  * (so that nothing it creates meanwhile gets it). If a rank created a communicator with it in
- * between, the ranks propose again. Every round uses the one collective tag drawn when the
+ * between, or is in the middle of a blocking agreement (dup, split...), the ranks propose again:
+ * the rounds go on meanwhile, as the other ranks may wait for them before their blocking call.
+ * Tested from waits and from a progress callback: one thread at a time. Every round uses the one collective tag drawn when the
  * iDup was called, so calls the program makes meanwhile keep their tags in step.
  */
 final class ContextAgreement implements PmlRequest {
@@ -94,11 +96,12 @@ final class ContextAgreement implements PmlRequest {
     }
 
     @Override
-    public boolean isComplete() {
-        while (!done && !runtime.agreeingNow() && round.test()) {
+    public synchronized boolean isComplete() {
+        while (!done && round.test()) {
             if (!checking) {
                 candidate = result[0];
-                boolean free = candidate >= runtime.nextContext;
+                // during a blocking agreement here nothing is taken (it may agree on the same one): propose again
+                boolean free = !runtime.agreeingNow() && candidate >= runtime.nextContext;
                 if (free) {
                     runtime.contextTaken(candidate);
                 }

@@ -4,7 +4,6 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.nio.channels.Channels;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.security.SecureRandom;
@@ -171,8 +170,8 @@ final class DynamicProcesses {
                                     + " root)");
                         }
                         channel = acceptShowing(server, PortName.parse(port).token(), watch);
-                        DataInputStream in = new DataInputStream(Channels.newInputStream(channel));
-                        out = new DataOutputStream(Channels.newOutputStream(channel));
+                        DataInputStream in = new DataInputStream(channel.socket().getInputStream());
+                        out = new DataOutputStream(channel.socket().getOutputStream());
                         Group theirs = Group.read(in);
                         byte[] key = new byte[KEY_BYTES];
                         RANDOM.nextBytes(key);
@@ -214,8 +213,8 @@ final class DynamicProcesses {
                     try {
                         PortName name = PortName.parse(port);
                         channel = connectTo(name);
-                        DataOutputStream out = new DataOutputStream(Channels.newOutputStream(channel));
-                        DataInputStream in = new DataInputStream(Channels.newInputStream(channel));
+                        DataOutputStream out = new DataOutputStream(channel.socket().getOutputStream());
+                        DataInputStream in = new DataInputStream(channel.socket().getInputStream());
                         out.writeUTF(name.token());
                         mine.write(out);
                         out.flush();
@@ -318,10 +317,14 @@ final class DynamicProcesses {
                 continue;
             }
             channel.configureBlocking(true);
-            channel.socket().setSoTimeout(30_000);
-            DataInputStream in = new DataInputStream(Channels.newInputStream(channel));
-            if (token.equals(in.readUTF())) {
-                return channel;
+            try {
+                channel.socket().setSoTimeout(30_000); // the socket's own streams keep to it; a channel's would not
+                if (token.equals(new DataInputStream(channel.socket().getInputStream()).readUTF())) {
+                    channel.socket().setSoTimeout(0);
+                    return channel;
+                }
+            } catch (IOException e) {
+                // a connection that is not a JMCA connect (silent, closed, garbled): not ours
             }
             closeQuietly(channel);
         }

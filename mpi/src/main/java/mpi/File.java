@@ -612,6 +612,9 @@ public class File {
     }
 
     private Status collectiveWrite(long offset, Object buf, int count, Datatype type) throws MPIException, IOException {
+        if (atomic) {
+            return independentWrite(offset, buf, count, type); // each access under its byte-range lock
+        }
         writable();
         Memory memory = Memory.of(buf, count, type, false);
         etypes(memory.bytes(), type);
@@ -620,6 +623,9 @@ public class File {
     }
 
     private Status collectiveRead(long offset, Object buf, int count, Datatype type) throws MPIException, IOException {
+        if (atomic) {
+            return independentRead(offset, buf, count, type);
+        }
         readable();
         Memory memory = Memory.of(buf, count, type, true);
         etypes(memory.bytes(), type);

@@ -90,21 +90,26 @@ public class Intercomm extends Comm {
     }
 
     /**
-     * Both groups as one intracommunicator: the group that passes {@code high} false first (if
-     * both pass the same, the group of the lower leader's job rank first). Collective over both.
+     * Both groups as one intracommunicator: the group whose leader passes {@code high} false
+     * first (if both pass the same, an order both groups derive alike from their leaders' jobs
+     * and ranks). Collective over both.
      */
     public Intracomm merge(boolean high) throws MPIException {
         return call("MPI_Intercomm_merge", rt -> {
-            int[] remote = new int[3];
+            // {proposal, high, leader's job, leader's rank in it}: the other group's, then this one's leader's
+            int[] both = new int[8];
             int context = rt.agreeing(() -> {
                 int proposal = InternalCollectives.allreduceMax(this, rt.nextContext);
-                System.arraycopy(withRemote(rt, new int[] {proposal, high ? 1 : 0, jobRanks[0]}), 0, remote, 0, 3);
-                int agreed = Math.max(proposal, remote[0]);
+                int[] mine = {proposal, high ? 1 : 0, rt.job.jobId().hashCode(), rt.job.rank()};
+                System.arraycopy(withRemote(rt, mine), 0, both, 0, 8);
+                int agreed = Math.max(proposal, both[0]);
                 rt.contextTaken(agreed);
                 return agreed;
             });
-            boolean remoteHigh = remote[1] == 1;
-            boolean localFirst = high != remoteHigh ? !high : jobRanks[0] < remote[2];
+            boolean localHigh = both[5] == 1;
+            boolean remoteHigh = both[1] == 1;
+            boolean localFirst = localHigh != remoteHigh ? !localHigh
+                    : both[6] != both[2] ? both[6] < both[2] : both[7] < both[3];
             int[] first = localFirst ? jobRanks : peers;
             int[] second = localFirst ? peers : jobRanks;
             int[] all = new int[first.length + second.length];
@@ -117,10 +122,19 @@ public class Intercomm extends Comm {
         });
     }
 
-    /** The remote group's {@code mine}: the leaders (rank 0 of each group) swap, then tell their groups. */
+    /**
+     * The leaders (rank 0 of each group) swap their {@code mine}, then tell their groups: the
+     * other group's, followed by this group's leader's.
+     */
     private int[] withRemote(JobRuntime rt, int[] mine) throws MPIException {
-        int[] theirs = rank() == 0 ? leadersExchange(rt, mine, peers[0], TAG_LEADERS, context + 1) : null;
-        return InternalCollectives.bcast(this, theirs, 0, mine.length);
+        int[] both = null;
+        if (rank() == 0) {
+            int[] theirs = leadersExchange(rt, mine, peers[0], TAG_LEADERS, context + 1, mine.length);
+            both = new int[2 * mine.length];
+            System.arraycopy(theirs, 0, both, 0, mine.length);
+            System.arraycopy(mine, 0, both, mine.length, mine.length);
+        }
+        return InternalCollectives.bcast(this, both, 0, 2 * mine.length);
     }
 
     // ---- collectives ------------------------------------------------------------------------

@@ -70,7 +70,7 @@ final class JobRuntime {
     final org.jmca.osc.OscCounters oscCounters = new org.jmca.osc.OscCounters();
     /** The next free communicator context; every rank of a communicator agrees on it when one is made. */
     int nextContext = 4;
-    private int blockingAgreements;
+    private volatile int blockingAgreements;
 
     private JobRuntime(WireUp wireUp, McaFrameworks frameworks, ProgressEngine progress, List<BtlModule> btls,
                        List<Peer> peers, Map<String, String> published, PmlModule pml) {

@@ -62,12 +62,24 @@ final class TwoPhaseIo {
         return all;
     }
 
-    /** Whether the access goes through aggregators; every process decides alike from {@link #requests}. */
-    private static boolean twoPhase(Buffering buffering, long[] requests) {
+    /**
+     * Whether the access goes through aggregators; every process decides alike from {@link
+     * #requests}. Never when a domain would not fit one buffer (2 GiB).
+     */
+    private boolean twoPhase(Buffering buffering, long[] requests) {
+        int n = requests.length / 4;
+        long lo = Long.MAX_VALUE;
+        long hi = Long.MIN_VALUE;
+        for (int r = 0; r < n; r++) {
+            lo = Math.min(lo, requests[4 * r]);
+            hi = Math.max(hi, requests[4 * r + 1]);
+        }
+        if (hi > lo && (hi - lo) / Math.min(aggregators, n) >= Integer.MAX_VALUE - 16) {
+            return false;
+        }
         if (buffering != Buffering.AUTOMATIC) {
             return buffering == Buffering.ENABLE;
         }
-        int n = requests.length / 4;
         long pieces = 0;
         long bytes = 0;
         boolean interleaved = false;
@@ -226,6 +238,8 @@ final class TwoPhaseIo {
             writeDomain(x, MemorySegment.ofBuffer(incoming.clear()));
         } catch (IOException e) {
             failure = e;
+        } catch (RuntimeException | OutOfMemoryError e) { // every process must still reach the agreement
+            failure = new IOException(e.toString(), e);
         } finally {
             trim();
         }
@@ -301,6 +315,9 @@ final class TwoPhaseIo {
                 readDomain(x, span, bytesFrom);
             } catch (IOException e) {
                 failure = e;
+                Arrays.fill(bytesFrom, 0);
+            } catch (RuntimeException | OutOfMemoryError e) { // every process must still reach the agreement
+                failure = new IOException(e.toString(), e);
                 Arrays.fill(bytesFrom, 0);
             }
         }

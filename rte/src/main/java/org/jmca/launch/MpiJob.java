@@ -14,7 +14,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -46,6 +46,7 @@ public final class MpiJob {
     private final Map<Integer, List<String>> stderr = new ConcurrentHashMap<>();
     private final Map<Integer, Integer> exits = new ConcurrentHashMap<>();
     private volatile String stopReason;
+    private volatile boolean cancelled;
     private final Path parameterFile;
 
     /** A job of {@code ranks} processes. */
@@ -155,7 +156,8 @@ public final class MpiJob {
         this.run = JmpiRun.of(line, quiet, quiet, new JmpiRun.Listener() {
             @Override
             public void line(int rank, boolean toStderr, String text) {
-                (toStderr ? stderr : stdout).computeIfAbsent(rank, r -> new CopyOnWriteArrayList<>()).add(text);
+                (toStderr ? stderr : stdout).computeIfAbsent(rank, r -> Collections.synchronizedList(new ArrayList<>()))
+                        .add(text);
             }
 
             @Override
@@ -206,8 +208,9 @@ public final class MpiJob {
     /**
      * Waits for the job to end and returns how: every rank finished MPI and exited with 0. A rank
      * that failed ended the job: {@link RankFailedException}; the time up: {@link TimeoutException}
-     * (the job goes on; {@link #cancel()} stops it); a job that could not start (a bad parameter,
-     * named with where it came from): {@link IllegalArgumentException}.
+     * (the job goes on; {@link #cancel()} stops it); a cancelled job: {@link CancellationException};
+     * a job that could not start (a bad parameter, named with where it came from):
+     * {@link IllegalArgumentException}.
      */
     public Result waitFor(Duration limit) throws RankFailedException, TimeoutException, InterruptedException {
         int code;
@@ -218,6 +221,9 @@ public final class MpiJob {
             throw new IllegalArgumentException("the job could not start: " + e.getCause().getMessage(), e.getCause());
         }
         Result result = new Result(code, Collections.unmodifiableMap(new TreeMap<>(exits)), copy(stdout), copy(stderr));
+        if (cancelled) {
+            throw new CancellationException("the job was cancelled (status " + code + ")");
+        }
         if (code != 0) {
             java.util.regex.Matcher named = stopReason == null ? null
                     : java.util.regex.Pattern.compile("^rank (\\d+)").matcher(stopReason);
@@ -232,12 +238,19 @@ public final class MpiJob {
 
     private static Map<Integer, List<String>> copy(Map<Integer, List<String>> lines) {
         Map<Integer, List<String>> copy = new TreeMap<>();
-        lines.forEach((rank, list) -> copy.put(rank, List.copyOf(list)));
+        lines.forEach((rank, list) -> copy.put(rank, snapshot(list)));
         return Collections.unmodifiableMap(copy);
+    }
+
+    private static List<String> snapshot(List<String> list) {
+        synchronized (list) {
+            return List.copyOf(list);
+        }
     }
 
     /** Stops the job: its ranks are ended and {@link #waitFor} reports it. */
     public void cancel() {
+        cancelled = true;
         run.cancel();
     }
 
@@ -248,6 +261,6 @@ public final class MpiJob {
 
     /** The lines rank {@code rank} has written to its standard output so far. */
     public List<String> stdoutSoFar(int rank) {
-        return List.copyOf(stdout.getOrDefault(rank, List.of()));
+        return snapshot(stdout.getOrDefault(rank, List.of()));
     }
 }

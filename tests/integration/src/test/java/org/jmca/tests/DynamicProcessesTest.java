@@ -45,6 +45,14 @@ class DynamicProcessesTest {
     }
 
     @Test
+    void aSingleProcessSpawnsASingleProcess() {
+        Jmca.Result result = new Jmca(home).mpirun(1, "DynamicJobs", List.of(), "parent", Jmca.PROGRAMS.toString(),
+                "1");
+        assertThat(result.status()).as("status; stderr: %s", result.err()).isZero();
+        assertThat(result.outLines()).filteredOn(l -> l.startsWith("PASS dynamic")).hasSize(2);
+    }
+
+    @Test
     void aSpawnThatCannotWorkFailsEverywhereWithErrSpawn() {
         Jmca.Result result = new Jmca(home).mpirun(2, "DynamicJobs", List.of(), "badspawn", Jmca.PROGRAMS.toString());
         assertThat(result.status()).as("status; stderr: %s", result.err()).isZero();

@@ -57,10 +57,11 @@ public final class DynamicJobs {
                 low = false;
             }
             case "parent" -> {
-                int[] errors = new int[2];
-                other = world.spawn("java", new String[] {"-cp", args[1], DynamicJobs.class.getName(), "child"}, 2,
-                        MPI.INFO_NULL, 0, errors);
-                that(errors[0] == MPI.SUCCESS && errors[1] == MPI.SUCCESS, "spawn's error codes");
+                int children = args.length > 2 ? Integer.parseInt(args[2]) : 2;
+                int[] errors = new int[children];
+                other = world.spawn("java", new String[] {"-cp", args[1], DynamicJobs.class.getName(), "child"},
+                        children, MPI.INFO_NULL, 0, errors);
+                that(java.util.Arrays.stream(errors).allMatch(e -> e == MPI.SUCCESS), "spawn's error codes");
                 low = true;
             }
             case "badspawn" -> {
@@ -122,6 +123,13 @@ public final class DynamicJobs {
         equal(host.getSize(), size + remote, "splitType: both jobs' processes share this host");
         host.free();
         merged.free();
+        // both sides pass the same high: the order is the jobs' to agree on, and both must
+        Intracomm tied = other.merge(false);
+        int[] ranks = {tied.getRank()};
+        tied.allReduce(ranks, 1, MPI.INT, MPI.SUM);
+        int total = size + remote;
+        equal(ranks[0], (long) total * (total - 1) / 2, "merge with the same high on both sides: ranks 0.." + total);
+        tied.free();
         other.disconnect();
         that(other.isNull(), "disconnect frees the communicator");
     }
