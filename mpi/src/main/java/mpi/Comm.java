@@ -348,7 +348,7 @@ public class Comm implements Freeable, Cloneable {
      * both groups.
      */
     public Intercomm createIntercomm(Comm bridge, int localLeader, int remoteLeader, int tag) throws MPIException {
-        return call("MPI_Intercomm_create", rt -> rt.agreeing(() -> {
+        return call("MPI_Intercomm_create", rt -> {
             if (isInter()) {
                 throw new MPIException(MPI.ERR_COMM, "the local communicator " + this + " is an intercommunicator");
             }
@@ -359,44 +359,46 @@ public class Comm implements Freeable, Cloneable {
                 throw new MPIException(MPI.ERR_COMM, this + " has processes of another job: createIntercomm takes"
                         + " groups of this job's processes (use accept/connect or merge between jobs)");
             }
-            int proposal = InternalCollectives.allreduceMax(this, rt.nextContext);
-            int[] mine = new int[1 + size()];
-            mine[0] = proposal;
-            System.arraycopy(jobRanks, 0, mine, 1, size());
-            // the leader tells the group what came back: {0, proposal, ranks...}, or {error class} if it failed
+            // the leader tells the group what came back: {0, ranks...}, or {error class} if it failed
             int[] told = null;
+            int leader = -1;
             if (rank() == localLeader) {
                 try {
                     if (bridge == null) {
                         throw new MPIException(MPI.ERR_COMM, "the bridge communicator is null");
                     }
                     checkSendTag(tag);
-                    int leader = bridge.destination(remoteLeader);
+                    leader = bridge.destination(remoteLeader);
                     if (leader >= rt.job.size()) {
                         throw new MPIException(MPI.ERR_COMM, "the remote leader is a process of another job:"
                                 + " createIntercomm takes groups of this job's processes");
                     }
-                    int[] theirs = leadersExchange(rt, mine, leader, tag, bridge.context, rt.job.size() + 1);
+                    int[] theirs = leadersExchange(rt, jobRanks, leader, tag, bridge.context, rt.job.size());
                     told = new int[1 + theirs.length];
                     System.arraycopy(theirs, 0, told, 1, theirs.length);
                 } catch (MPIException e) {
-                    InternalCollectives.bcast(this, new int[] {e.getErrorClass()}, localLeader, rt.job.size() + 2);
+                    InternalCollectives.bcast(this, new int[] {e.getErrorClass()}, localLeader, rt.job.size() + 1);
                     throw e;
                 }
             }
-            told = InternalCollectives.bcast(this, told, localLeader, rt.job.size() + 2);
+            told = InternalCollectives.bcast(this, told, localLeader, rt.job.size() + 1);
             if (told[0] != 0) {
                 throw new MPIException(told[0], "the local leader (rank " + localLeader + " of " + this + ") could"
                         + " not reach the remote leader (it reports why)");
             }
-            int[] remote = Arrays.copyOfRange(told, 1, told.length);
-            int context = Math.max(proposal, remote[0]);
-            rt.contextTaken(context);
+            int remoteLeaderRank = leader;
+            // the largest over both groups: each group's, swapped by the leaders over the bridge
+            int context = rt.agree(value -> {
+                int local = InternalCollectives.allreduceMax(this, value);
+                int[] theirs = rank() == localLeader
+                        ? leadersExchange(rt, new int[] {local}, remoteLeaderRank, tag, bridge.context, 1) : null;
+                return Math.max(local, InternalCollectives.bcast(this, theirs, localLeader, 1)[0]);
+            });
             Intercomm inter = new Intercomm(this + " intercomm(" + tag + ")");
-            inter.bindInter(rt, context, jobRanks, Arrays.copyOfRange(remote, 1, remote.length));
+            inter.bindInter(rt, context, jobRanks, Arrays.copyOfRange(told, 1, told.length));
             inter.setErrhandler(errhandler());
             return inter;
-        }));
+        });
     }
 
     /**

@@ -18,10 +18,10 @@ import org.jmca.mca.progress.ProgressEngine;
  * allreduces over the parent (on an intercommunicator, over both groups: every process sends its
  * value to every other and takes the largest). The first takes the largest of the ranks' next free contexts; in
  * the second each rank says whether that one is still free here, and takes it at once if it is
- * (so that nothing it creates meanwhile gets it). If a rank created a communicator with it in
- * between, or is in the middle of a blocking agreement (dup, split...), the ranks propose again:
- * the rounds go on meanwhile, as the other ranks may wait for them before their blocking call.
- * Tested from waits and from a progress callback: one thread at a time. Every round uses the one collective tag drawn when the
+ * (so that nothing it creates meanwhile gets it); if a rank took it for something else in
+ * between, the ranks propose again. Blocking agreements work the same way ({@link
+ * JobRuntime#agree}), so the rounds go on during them. Tested from waits and from a progress
+ * callback: one thread at a time. Every round uses the one collective tag drawn when the
  * iDup was called, so calls the program makes meanwhile keep their tags in step.
  */
 final class ContextAgreement implements PmlRequest {
@@ -100,8 +100,7 @@ final class ContextAgreement implements PmlRequest {
         while (!done && round.test()) {
             if (!checking) {
                 candidate = result[0];
-                // during a blocking agreement here nothing is taken (it may agree on the same one): propose again
-                boolean free = !runtime.agreeingNow() && candidate >= runtime.nextContext;
+                boolean free = candidate >= runtime.nextContext;
                 if (free) {
                     runtime.contextTaken(candidate);
                 }

@@ -102,9 +102,8 @@ final class DynamicProcesses {
     // ---- accept and connect ---------------------------------------------------------------------
 
     /** One side's processes as the other needs them: where each listens, and its next free peer index. */
-    private record Group(int proposal, String[] hosts, String[] addresses, int[] bases) {
+    private record Group(String[] hosts, String[] addresses, int[] bases) {
         void write(DataOutputStream out) throws IOException {
-            out.writeInt(proposal);
             out.writeInt(hosts.length);
             for (int i = 0; i < hosts.length; i++) {
                 out.writeUTF(hosts[i]);
@@ -114,7 +113,6 @@ final class DynamicProcesses {
         }
 
         static Group read(DataInputStream in) throws IOException {
-            int proposal = in.readInt();
             int n = in.readInt();
             String[] hosts = new String[n];
             String[] addresses = new String[n];
@@ -124,12 +122,12 @@ final class DynamicProcesses {
                 addresses[i] = in.readUTF();
                 bases[i] = in.readInt();
             }
-            return new Group(proposal, hosts, addresses, bases);
+            return new Group(hosts, addresses, bases);
         }
     }
 
     /** This communicator's group: every process's addresses (from the wire-up) and next free index. */
-    private static Group localGroup(JobRuntime rt, Intracomm comm, int proposal) throws MPIException {
+    private static Group localGroup(JobRuntime rt, Intracomm comm) throws MPIException {
         int[] bases = InternalCollectives.allgather(comm, new int[] {rt.pml.peerCount()});
         int n = comm.size();
         String[] hosts = new String[n];
@@ -148,104 +146,110 @@ final class DynamicProcesses {
                         + " different jobs talk over tcp (add tcp to the btl parameter)");
             }
         }
-        return new Group(proposal, hosts, addresses, bases);
+        return new Group(hosts, addresses, bases);
     }
 
     /** Accepts a connection on {@code port} (open at {@code root}). Collective over {@code comm}. */
     static Intercomm accept(JobRuntime rt, Intracomm comm, String port, int root, ProcessWatch watch)
             throws MPIException {
-        return rt.agreeing(() -> {
-            int proposal = InternalCollectives.allreduceMax(comm, rt.nextContext);
-            Group mine = localGroup(rt, comm, proposal);
-            byte[] description = null;
-            MPIException failure = null;
-            SocketChannel channel = null;
-            DataOutputStream out = null;
-            try {
-                if (comm.rank() == root) {
-                    try {
-                        ServerSocketChannel server = PORTS.get(port);
-                        if (server == null) {
-                            throw new MPIException(MPI.ERR_PORT, "no port '" + port + "' is open in this process (the"
-                                    + " root)");
-                        }
-                        channel = acceptShowing(server, PortName.parse(port).token(), watch);
-                        DataInputStream in = new DataInputStream(channel.socket().getInputStream());
-                        out = new DataOutputStream(channel.socket().getOutputStream());
-                        Group theirs = Group.read(in);
-                        byte[] key = new byte[KEY_BYTES];
-                        RANDOM.nextBytes(key);
-                        out.write(key);
-                        mine.write(out);
-                        out.flush();
-                        description = describe(key, theirs);
-                    } catch (IOException e) {
-                        failure = new MPIException(MPI.ERR_PORT, "accept on " + port + ": " + e.getMessage());
-                    } catch (MPIException e) {
-                        failure = e;
+        Group mine = localGroup(rt, comm);
+        byte[] description = null;
+        MPIException failure = null;
+        SocketChannel channel = null;
+        DataInputStream in = null;
+        DataOutputStream out = null;
+        try {
+            if (comm.rank() == root) {
+                try {
+                    ServerSocketChannel server = PORTS.get(port);
+                    if (server == null) {
+                        throw new MPIException(MPI.ERR_PORT, "no port '" + port + "' is open in this process (the root)");
                     }
-                }
-                Intercomm inter = join(rt, comm, root, description, failure, mine, false, "accept");
-                InternalCollectives.barrier(comm); // every process here has the bridge: the other side may connect
-                if (out != null) {
-                    out.writeInt(READY);
+                    channel = acceptShowing(server, PortName.parse(port).token(), watch);
+                    in = new DataInputStream(channel.socket().getInputStream());
+                    out = new DataOutputStream(channel.socket().getOutputStream());
+                    Group theirs = Group.read(in);
+                    byte[] key = new byte[KEY_BYTES];
+                    RANDOM.nextBytes(key);
+                    out.write(key);
+                    mine.write(out);
                     out.flush();
+                    description = describe(key, theirs);
+                } catch (IOException e) {
+                    failure = new MPIException(MPI.ERR_PORT, "accept on " + port + ": " + e.getMessage());
+                } catch (MPIException e) {
+                    failure = e;
                 }
-                return inter;
-            } catch (IOException e) {
-                throw new MPIException(MPI.ERR_PORT, "accept on " + port + ": " + e.getMessage());
-            } finally {
-                closeQuietly(channel);
             }
-        });
+            Other other = learn(comm, root, description, failure, "accept");
+            int context = agreeOverSocket(rt, comm, root, in, out);
+            Intercomm inter = bridge(rt, comm, other, context, false, "accept");
+            InternalCollectives.barrier(comm); // every process here has the bridge: the other side may connect
+            if (out != null) {
+                out.writeInt(READY);
+                out.flush();
+            }
+            return inter;
+        } catch (IOException e) {
+            throw new MPIException(MPI.ERR_PORT, "accept on " + port + ": " + e.getMessage());
+        } finally {
+            closeQuietly(channel);
+        }
     }
 
     /** Connects to the port {@code port} names (its process accepts). Collective over {@code comm}. */
     static Intercomm connect(JobRuntime rt, Intracomm comm, String port, int root) throws MPIException {
-        return rt.agreeing(() -> {
-            int proposal = InternalCollectives.allreduceMax(comm, rt.nextContext);
-            Group mine = localGroup(rt, comm, proposal);
-            byte[] description = null;
-            MPIException failure = null;
-            SocketChannel channel = null;
-            try {
-                if (comm.rank() == root) {
-                    try {
-                        PortName name = PortName.parse(port);
-                        channel = connectTo(name);
-                        DataOutputStream out = new DataOutputStream(channel.socket().getOutputStream());
-                        DataInputStream in = new DataInputStream(channel.socket().getInputStream());
-                        out.writeUTF(name.token());
-                        mine.write(out);
-                        out.flush();
-                        byte[] key = in.readNBytes(KEY_BYTES);
-                        Group theirs = Group.read(in);
-                        if (in.readInt() != READY) {
-                            throw new IOException("the accepting side did not get ready");
-                        }
-                        description = describe(key, theirs);
-                    } catch (IOException e) {
-                        failure = new MPIException(MPI.ERR_PORT, "connect to " + port + ": " + e.getMessage());
-                    } catch (MPIException e) {
-                        failure = e;
-                    }
+        Group mine = localGroup(rt, comm);
+        byte[] description = null;
+        MPIException failure = null;
+        SocketChannel channel = null;
+        DataInputStream in = null;
+        DataOutputStream out = null;
+        try {
+            if (comm.rank() == root) {
+                try {
+                    PortName name = PortName.parse(port);
+                    channel = connectTo(name);
+                    out = new DataOutputStream(channel.socket().getOutputStream());
+                    in = new DataInputStream(channel.socket().getInputStream());
+                    out.writeUTF(name.token());
+                    mine.write(out);
+                    out.flush();
+                    byte[] key = in.readNBytes(KEY_BYTES);
+                    description = describe(key, Group.read(in));
+                } catch (IOException e) {
+                    failure = new MPIException(MPI.ERR_PORT, "connect to " + port + ": " + e.getMessage());
+                } catch (MPIException e) {
+                    failure = e;
                 }
-                return join(rt, comm, root, description, failure, mine, true, "connect");
-            } catch (IOException e) {
-                throw new MPIException(MPI.ERR_PORT, "connect to " + port + ": " + e.getMessage());
-            } finally {
-                closeQuietly(channel);
             }
-        });
+            Other other = learn(comm, root, description, failure, "connect");
+            int context = agreeOverSocket(rt, comm, root, in, out);
+            // the accepting side has its bridge once it says ready: only then may this side connect
+            int[] ready = {0};
+            if (in != null) {
+                try {
+                    ready[0] = in.readInt() == READY ? 1 : 0;
+                } catch (IOException e) {
+                    ready[0] = 0;
+                }
+            }
+            if (InternalCollectives.bcast(comm, in != null ? ready : null, root, 1)[0] != 1) {
+                throw new MPIException(MPI.ERR_PORT, "connect to " + port + ": the accepting side did not get ready");
+            }
+            return bridge(rt, comm, other, context, true, "connect");
+        } finally {
+            closeQuietly(channel);
+        }
     }
 
-    /**
-     * Every process of {@code comm} learns the other group from the root (or that the root
-     * failed: then all fail), adds its processes to its PML, and takes the context both groups
-     * agree on: the intercommunicator.
-     */
-    private static Intercomm join(JobRuntime rt, Intracomm comm, int root, byte[] description, MPIException failure,
-                                  Group mine, boolean initiator, String how) throws MPIException, IOException {
+    /** The other group and the bridge's secret, as every process here learns them from the root. */
+    private record Other(byte[] key, Group group) {
+    }
+
+    /** Every process of {@code comm} learns the other group from the root, or that the root failed: then all fail. */
+    private static Other learn(Intracomm comm, int root, byte[] description, MPIException failure, String how)
+            throws MPIException {
         // what the root sends: 1 then the description, or 0 then the error class of its failure
         byte[] sent = null;
         if (comm.rank() == root) {
@@ -254,14 +258,54 @@ final class DynamicProcesses {
                     .array();
         }
         byte[] bytes = InternalCollectives.bcastBytes(comm, sent, root);
-        DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(bytes));
-        if (in.readByte() == 0) {
-            int errorClass = in.readInt();
-            throw failure != null ? failure : new MPIException(errorClass, how + " failed at the root, rank " + root
-                    + " of " + comm + " (it reports why)");
+        try {
+            DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(bytes));
+            if (in.readByte() == 0) {
+                int errorClass = in.readInt();
+                throw failure != null ? failure : new MPIException(errorClass, how + " failed at the root, rank " + root
+                        + " of " + comm + " (it reports why)");
+            }
+            byte[] key = in.readNBytes(KEY_BYTES);
+            return new Other(key, Group.read(in));
+        } catch (IOException e) {
+            throw new MPIException(MPI.ERR_INTERN, "a garbled description of the other group: " + e.getMessage());
         }
-        byte[] key = in.readNBytes(KEY_BYTES);
-        Group theirs = Group.read(in);
+    }
+
+    /**
+     * The context of the intercommunicator, agreed by both groups ({@link JobRuntime#agree}):
+     * each group's largest value, swapped by the roots over the port's connection.
+     */
+    private static int agreeOverSocket(JobRuntime rt, Intracomm comm, int root, DataInputStream in,
+                                       DataOutputStream out) throws MPIException {
+        return rt.agree(value -> {
+            int local = InternalCollectives.allreduceMax(comm, value);
+            int[] both = null;
+            if (comm.rank() == root) {
+                try {
+                    out.writeInt(local);
+                    out.flush();
+                    both = new int[] {1, in.readInt()};
+                } catch (IOException e) {
+                    both = new int[] {0, 0};
+                }
+            }
+            both = InternalCollectives.bcast(comm, both, root, 2);
+            if (both[0] != 1) {
+                throw new MPIException(MPI.ERR_PORT, "the connection between the two jobs' roots broke while they"
+                        + " agreed on a context");
+            }
+            return Math.max(local, both[1]);
+        });
+    }
+
+    /**
+     * Every process adds the other group's processes to its PML (the connecting side opens the
+     * connections) and makes the intercommunicator with the agreed context.
+     */
+    private static Intercomm bridge(JobRuntime rt, Intracomm comm, Other other, int context, boolean initiator,
+                                    String how) {
+        Group theirs = other.group();
         int first = rt.pml.peerCount();
         int n = theirs.hosts().length;
         List<Peer> peers = new ArrayList<>();
@@ -273,12 +317,14 @@ final class DynamicProcesses {
             rt.bridged(first + j, theirs.hosts()[j]);
             selfAt[j] = theirs.bases()[j] + comm.rank();
         }
-        rt.pml.addBridgedPeers(new Bridge(key, initiator, peers, selfAt));
-        int context = Math.max(mine.proposal(), theirs.proposal());
-        rt.contextTaken(context);
+        rt.pml.addBridgedPeers(new Bridge(other.key(), initiator, peers, selfAt));
         Intercomm inter = new Intercomm(comm + " " + how + "ed");
         inter.bindInter(rt, context, comm.jobRanks, remote);
-        inter.setErrhandler(comm.errhandler());
+        try {
+            inter.setErrhandler(comm.errhandler());
+        } catch (MPIException e) {
+            throw new IllegalStateException(e);
+        }
         return inter;
     }
 

@@ -80,13 +80,7 @@ public class Intercomm extends Comm {
 
     @Override
     void bindDuplicate(JobRuntime rt, Comm copy, Map<String, String> hints) throws MPIException {
-        int context = rt.agreeing(() -> {
-            int proposal = InternalCollectives.allreduceMax(this, rt.nextContext);
-            int agreed = Math.max(proposal, withRemote(rt, new int[] {proposal})[0]);
-            rt.contextTaken(agreed);
-            return agreed;
-        });
-        copy.bindInter(rt, context, jobRanks, peers);
+        copy.bindInter(rt, rt.agree(value -> largestOverBoth(rt, value)), jobRanks, peers);
     }
 
     /**
@@ -96,20 +90,13 @@ public class Intercomm extends Comm {
      */
     public Intracomm merge(boolean high) throws MPIException {
         return call("MPI_Intercomm_merge", rt -> {
-            // {proposal, high, leader's job, leader's rank in it}: the other group's, then this one's leader's
-            int[] both = new int[8];
-            int context = rt.agreeing(() -> {
-                int proposal = InternalCollectives.allreduceMax(this, rt.nextContext);
-                int[] mine = {proposal, high ? 1 : 0, rt.job.jobId().hashCode(), rt.job.rank()};
-                System.arraycopy(withRemote(rt, mine), 0, both, 0, 8);
-                int agreed = Math.max(proposal, both[0]);
-                rt.contextTaken(agreed);
-                return agreed;
-            });
-            boolean localHigh = both[5] == 1;
-            boolean remoteHigh = both[1] == 1;
+            int context = rt.agree(value -> largestOverBoth(rt, value));
+            // {high, leader's job, leader's rank in it}: the other group's leader's, then this one's
+            int[] both = withRemote(rt, new int[] {high ? 1 : 0, rt.job.jobId().hashCode(), rt.job.rank()});
+            boolean localHigh = both[3] == 1;
+            boolean remoteHigh = both[0] == 1;
             boolean localFirst = localHigh != remoteHigh ? !localHigh
-                    : both[6] != both[2] ? both[6] < both[2] : both[7] < both[3];
+                    : both[4] != both[1] ? both[4] < both[1] : both[5] < both[2];
             int[] first = localFirst ? jobRanks : peers;
             int[] second = localFirst ? peers : jobRanks;
             int[] all = new int[first.length + second.length];
@@ -120,6 +107,12 @@ public class Intercomm extends Comm {
             merged.setErrhandler(errhandler());
             return merged;
         });
+    }
+
+    /** The largest {@code value} over both groups. */
+    private int largestOverBoth(JobRuntime rt, int value) throws MPIException {
+        int local = InternalCollectives.allreduceMax(this, value);
+        return Math.max(local, withRemote(rt, new int[] {local})[0]);
     }
 
     /**

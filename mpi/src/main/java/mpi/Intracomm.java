@@ -148,13 +148,12 @@ public class Intracomm extends Comm {
             Intracomm memberComm = new Intracomm(this + " group(" + tag + ") members");
             memberComm.bindInter(rt, context, members, members);
             int internalTag = -2 - tag;
-            int agreed = rt.agreeing(() -> {
+            int agreed = rt.agree(value -> {
                 int max = Integer.MIN_VALUE;
-                for (int proposal : InternalCollectives.allgather(memberComm, new int[] {rt.nextContext}, context,
-                        internalTag, internalTag)) {
-                    max = Math.max(max, proposal);
+                for (int v : InternalCollectives.allgather(memberComm, new int[] {value}, context, internalTag,
+                        internalTag)) {
+                    max = Math.max(max, v);
                 }
-                rt.contextTaken(max);
                 return max;
             });
             Intracomm made = new Intracomm(this + " group(" + tag + ")");

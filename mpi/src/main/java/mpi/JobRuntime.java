@@ -70,7 +70,6 @@ final class JobRuntime {
     final org.jmca.osc.OscCounters oscCounters = new org.jmca.osc.OscCounters();
     /** The next free communicator context; every rank of a communicator agrees on it when one is made. */
     int nextContext = 4;
-    private volatile int blockingAgreements;
 
     private JobRuntime(WireUp wireUp, McaFrameworks frameworks, ProgressEngine progress, List<BtlModule> btls,
                        List<Peer> peers, Map<String, String> published, PmlModule pml) {
@@ -198,35 +197,33 @@ final class JobRuntime {
         nextContext = Math.max(nextContext, context + 2);
     }
 
-    /** A new context agreed by every rank of {@code parent}: the largest proposal, each rank's next free one. */
+    /** A new context agreed by every rank of {@code parent} ({@link #agree}). Collective. */
     int agreeOnContext(Comm parent) throws MPIException {
-        return agreeing(() -> {
-            int agreed = InternalCollectives.allreduceMax(parent, nextContext);
-            nextContext = agreed + 2;
-            return agreed;
-        });
+        return agree(value -> InternalCollectives.allreduceMax(parent, value));
     }
 
-    /** A blocking agreement on a context: it reads {@link #nextContext}, talks, then takes what was agreed. */
-    interface Agreement<T> {
-        T run() throws MPIException;
+    /** The largest of the values every process of a group gives (a blocking collective). */
+    interface LargestOverAll {
+        int of(int value) throws MPIException;
     }
 
     /**
-     * Runs a blocking agreement. Meanwhile an iDup's rounds, which progress may advance, take no
-     * context here (see {@link ContextAgreement}): one taken between the agreement's read and its
-     * take would be agreed twice.
+     * A new context agreed by every process of a group, in rounds: the largest of their next free
+     * contexts is proposed, then each says whether it is still free here and, if so, takes it
+     * that moment; the round repeats until all took it. A process thus never answers "free" for
+     * one context in two agreements, blocking ones and iDup's ({@link ContextAgreement}) alike,
+     * however they interleave. Collective.
      */
-    <T> T agreeing(Agreement<T> body) throws MPIException {
-        blockingAgreements++;
-        try {
-            return body.run();
-        } finally {
-            blockingAgreements--;
+    int agree(LargestOverAll overAll) throws MPIException {
+        while (true) {
+            int candidate = overAll.of(nextContext);
+            boolean free = candidate >= nextContext;
+            if (free) {
+                contextTaken(candidate);
+            }
+            if (overAll.of(free ? 0 : 1) == 0) {
+                return candidate;
+            }
         }
-    }
-
-    boolean agreeingNow() {
-        return blockingAgreements > 0;
     }
 }

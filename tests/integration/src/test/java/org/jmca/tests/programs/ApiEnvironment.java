@@ -202,6 +202,22 @@ public final class ApiEnvironment {
             blocking.recv(got, 1, MPI.INT, 0, 31);
             Check.equal(got[0], 1, "the dup's message");
         }
+        // valid MPI: rank 0 makes a blocking dup while the others wait for their iDup first
+        Intracomm early = world.iDup();
+        Intracomm blockingMeanwhile;
+        if (rank == 0) {
+            blockingMeanwhile = world.dup();
+            early.getRequest().waitFor();
+        } else {
+            early.getRequest().waitFor();
+            blockingMeanwhile = world.dup();
+        }
+        int[] one = {1};
+        early.allReduce(one, 1, MPI.INT, MPI.SUM);
+        blockingMeanwhile.allReduce(one, 1, MPI.INT, MPI.SUM);
+        Check.equal(one[0], (long) size * size, "both duplicates work, with contexts of their own");
+        early.free();
+        blockingMeanwhile.free();
         Intracomm unfinished = world.iDup();
         unfinished.setErrhandler(MPI.ERRORS_RETURN);
         if (rank == 0) {
