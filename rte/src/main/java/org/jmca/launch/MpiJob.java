@@ -63,6 +63,8 @@ public final class MpiJob {
         private final Map<String, String> mca = new TreeMap<>();
         private final List<String> classPath = new ArrayList<>();
         private final List<String> jvmArgs = new ArrayList<>();
+        /** jmpirun's placement and environment flags, as given. */
+        private final List<String> launchFlags = new ArrayList<>();
         private String parameters;
         private String mainClass;
         private List<String> args = List.of();
@@ -94,6 +96,30 @@ public final class MpiJob {
             for (Path entry : entries) {
                 classPath.add(entry.toAbsolutePath().toString());
             }
+            return this;
+        }
+
+        /** The hosts and their slots, as jmpirun's {@code --host}: {@code "h1:2,h2:2"} (default: this host). */
+        public Builder hosts(String hostsAndSlots) {
+            launchFlags.add("--host=" + hostsAndSlots);
+            return this;
+        }
+
+        /** Ranks in turn on each host ({@code true}: jmpirun's {@code --map-by node}) instead of filling its slots. */
+        public Builder mapByNode(boolean byNode) {
+            launchFlags.add("--map-by=" + (byNode ? "node" : "slot"));
+            return this;
+        }
+
+        /** Each rank pinned to one CPU of its host (jmpirun's {@code --bind-to core}). */
+        public Builder bindToCore() {
+            launchFlags.add("--bind-to=core");
+            return this;
+        }
+
+        /** An environment variable for every rank (jmpirun's {@code -x NAME=VALUE}). */
+        public Builder env(String name, String value) {
+            launchFlags.add("-x=" + name + "=" + value);
             return this;
         }
 
@@ -138,6 +164,7 @@ public final class MpiJob {
                 line.add("--tune=" + file);
             }
             jvmArgs.forEach(option -> line.add("--jvm-arg=" + option));
+            line.addAll(launchFlags);
             if (!timeout.isZero()) {
                 line.add("--timeout=" + Math.max(1, timeout.toSeconds()));
             }

@@ -43,6 +43,18 @@ class LaunchApiTest {
     }
 
     @Test
+    void placementAndEnvironmentAsJmpirunTakesThem() throws Exception {
+        MpiJob.Result result = job(2).hosts(org.jmca.rte.Hostname.local() + ":2").mapByNode(false).bindToCore()
+                .env("LAUNCH_PROBE", "seen").main(PROBE).start().waitFor(Duration.ofMinutes(1));
+        for (int rank = 0; rank < 2; rank++) {
+            assertThat(result.stdout(rank)).containsExactly("hello from rank " + rank + " of 2", "LAUNCH_PROBE=seen");
+        }
+        assertThatThrownBy(() -> job(3).hosts(org.jmca.rte.Hostname.local() + ":2").main(PROBE).start()
+                .waitFor(Duration.ofMinutes(1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("oversubscribe");
+    }
+
+    @Test
     void parametersComeAsASnippetToo() throws Exception {
         MpiJob.Result result = job(2).parameters("btl = \"self,sm\"\n").main(PROBE).start()
                 .waitFor(Duration.ofMinutes(1));

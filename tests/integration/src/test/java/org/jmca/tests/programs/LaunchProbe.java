@@ -12,6 +12,9 @@ public final class LaunchProbe {
         MPI.Init(args);
         int rank = MPI.COMM_WORLD.getRank();
         System.out.println("hello from rank " + rank + " of " + MPI.COMM_WORLD.getSize());
+        if (System.getenv("LAUNCH_PROBE") != null) {
+            System.out.println("LAUNCH_PROBE=" + System.getenv("LAUNCH_PROBE"));
+        }
         if (args.length == 2 && args[0].equals("fail") && Integer.parseInt(args[1]) == rank) {
             System.err.println("rank " + rank + " gives up");
             System.exit(3);
