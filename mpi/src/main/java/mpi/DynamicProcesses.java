@@ -4,12 +4,16 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.URLEncoder;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -401,31 +405,31 @@ final class DynamicProcesses {
     // ---- names --------------------------------------------------------------------------------------
 
     /** The name service: one file per published name in a directory every job on the host (or shared file system) sees. */
-    static java.nio.file.Path names() {
+    static Path names() {
         String dir = System.getenv("JMCA_NAME_SERVICE_DIR");
-        return dir != null && !dir.isEmpty() ? java.nio.file.Path.of(dir)
-                : java.nio.file.Path.of(System.getProperty("java.io.tmpdir"), "jmca-names-" + System.getProperty("user.name"));
+        return dir != null && !dir.isEmpty() ? Path.of(dir)
+                : Path.of(System.getProperty("java.io.tmpdir"), "jmca-names-" + System.getProperty("user.name"));
     }
 
-    private static java.nio.file.Path entry(String service) throws MPIException {
+    private static Path entry(String service) throws MPIException {
         if (service == null || service.isEmpty()) {
             throw new MPIException(MPI.ERR_SERVICE, "the service name is " + (service == null ? "null" : "empty"));
         }
-        return names().resolve(java.net.URLEncoder.encode(service, java.nio.charset.StandardCharsets.UTF_8));
+        return names().resolve(URLEncoder.encode(service, StandardCharsets.UTF_8));
     }
 
     static void publish(String service, String port) throws MPIException {
-        java.nio.file.Path file = entry(service);
+        Path file = entry(service);
         try {
-            java.nio.file.Files.createDirectories(file.getParent());
-            java.nio.file.Path temporary = java.nio.file.Files.createTempFile(file.getParent(), ".publish", "");
-            java.nio.file.Files.writeString(temporary, port);
+            Files.createDirectories(file.getParent());
+            Path temporary = Files.createTempFile(file.getParent(), ".publish", "");
+            Files.writeString(temporary, port);
             try {
-                java.nio.file.Files.createLink(file, temporary); // fails if the name is published
+                Files.createLink(file, temporary); // fails if the name is published
             } finally {
-                java.nio.file.Files.deleteIfExists(temporary);
+                Files.deleteIfExists(temporary);
             }
-        } catch (java.nio.file.FileAlreadyExistsException e) {
+        } catch (FileAlreadyExistsException e) {
             throw new MPIException(MPI.ERR_SERVICE, "the service name '" + service + "' is published already ("
                     + file + ")");
         } catch (IOException e) {
@@ -436,8 +440,8 @@ final class DynamicProcesses {
 
     static String lookup(String service) throws MPIException {
         try {
-            return java.nio.file.Files.readString(entry(service));
-        } catch (java.nio.file.NoSuchFileException e) {
+            return Files.readString(entry(service));
+        } catch (NoSuchFileException e) {
             throw new MPIException(MPI.ERR_NAME, "no service '" + service + "' is published (in " + names() + ")");
         } catch (IOException e) {
             throw new MPIException(MPI.ERR_NAME, "cannot look '" + service + "' up: " + e.getMessage());
@@ -445,13 +449,13 @@ final class DynamicProcesses {
     }
 
     static void unpublish(String service, String port) throws MPIException {
-        java.nio.file.Path file = entry(service);
+        Path file = entry(service);
         try {
-            if (!java.nio.file.Files.readString(file).equals(port)) {
+            if (!Files.readString(file).equals(port)) {
                 throw new MPIException(MPI.ERR_SERVICE, "'" + service + "' is published with another port");
             }
-            java.nio.file.Files.delete(file);
-        } catch (java.nio.file.NoSuchFileException e) {
+            Files.delete(file);
+        } catch (NoSuchFileException e) {
             throw new MPIException(MPI.ERR_SERVICE, "no service '" + service + "' is published");
         } catch (IOException e) {
             throw new MPIException(MPI.ERR_SERVICE, "cannot unpublish '" + service + "': " + e.getMessage());

@@ -640,6 +640,13 @@ public class File {
         Status at(long offset, Object buf, int count, Datatype type) throws MPIException, IOException;
     }
 
+    /** One access at an explicit offset, which MPI.MODE_SEQUENTIAL files do not allow. */
+    private Status atOffset(Access access, long offset, Object buf, int count, Datatype type)
+            throws MPIException, IOException {
+        notSequential();
+        return access.at(offset, buf, count, type);
+    }
+
     private Status atPointer(Access access, Object buf, int count, Datatype type) throws MPIException, IOException {
         notSequential();
         Status status = access.at(position, buf, count, type);
@@ -673,31 +680,19 @@ public class File {
     }
 
     public Status readAt(long offset, Object buf, int count, Datatype type) throws MPIException {
-        return io("MPI_File_read_at", () -> {
-            notSequential();
-            return independentRead(offset, buf, count, type);
-        });
+        return io("MPI_File_read_at", () -> atOffset(this::independentRead, offset, buf, count, type));
     }
 
     public Status readAtAll(long offset, Object buf, int count, Datatype type) throws MPIException {
-        return io("MPI_File_read_at_all", () -> {
-            notSequential();
-            return collectiveRead(offset, buf, count, type);
-        });
+        return io("MPI_File_read_at_all", () -> atOffset(this::collectiveRead, offset, buf, count, type));
     }
 
     public Status writeAt(long offset, Object buf, int count, Datatype type) throws MPIException {
-        return io("MPI_File_write_at", () -> {
-            notSequential();
-            return independentWrite(offset, buf, count, type);
-        });
+        return io("MPI_File_write_at", () -> atOffset(this::independentWrite, offset, buf, count, type));
     }
 
     public Status writeAtAll(long offset, Object buf, int count, Datatype type) throws MPIException {
-        return io("MPI_File_write_at_all", () -> {
-            notSequential();
-            return collectiveWrite(offset, buf, count, type);
-        });
+        return io("MPI_File_write_at_all", () -> atOffset(this::collectiveWrite, offset, buf, count, type));
     }
 
     public Request iReadAt(long offset, Buffer buf, int count, Datatype type) throws MPIException {
@@ -802,10 +797,7 @@ public class File {
     }
 
     public void readAtAllBegin(long offset, Object buf, int count, Datatype type) throws MPIException {
-        begin("MPI_File_read_at_all_begin", () -> {
-            notSequential();
-            return collectiveRead(offset, buf, count, type);
-        });
+        begin("MPI_File_read_at_all_begin", () -> atOffset(this::collectiveRead, offset, buf, count, type));
     }
 
     public Status readAtAllEnd(Object buf) throws MPIException {
@@ -813,10 +805,7 @@ public class File {
     }
 
     public void writeAtAllBegin(long offset, Object buf, int count, Datatype type) throws MPIException {
-        begin("MPI_File_write_at_all_begin", () -> {
-            notSequential();
-            return collectiveWrite(offset, buf, count, type);
-        });
+        begin("MPI_File_write_at_all_begin", () -> atOffset(this::collectiveWrite, offset, buf, count, type));
     }
 
     public Status writeAtAllEnd(Object buf) throws MPIException {

@@ -91,11 +91,13 @@ class OpenMpiApiTest {
      * The listing without the members a class declares again with its superclass's very
      * signature (an override, such as Intercomm's collectives): callers see the same API.
      */
+    private static final Pattern CLASS_HEADER = Pattern.compile("(\\S+) :: .*class \\S+ extends (mpi\\.\\S+).*");
+
     static TreeSet<String> withoutRedeclarations(List<String> lines) {
         Map<String, String> superclass = new HashMap<>();
         Set<String> all = new HashSet<>(lines);
         for (String line : lines) {
-            Matcher header = Pattern.compile("(\\S+) :: .*class \\S+ extends (mpi\\.\\S+).*").matcher(line);
+            Matcher header = CLASS_HEADER.matcher(line);
             if (header.matches()) {
                 superclass.put(header.group(1), header.group(2));
             }
