@@ -93,11 +93,13 @@ final class JobRuntime {
     }
 
     static JobRuntime start() {
-        WireUp wireUp = WireUp.detect();
+        // A thread rank's System.getenv is its own (its class loader redirects the call).
+        Map<String, String> env = System.getenv();
+        WireUp wireUp = WireUp.detect(env);
         JobInfo job = wireUp.job();
         ClassLoader loader = Thread.currentThread().getContextClassLoader();
         McaFrameworks frameworks = McaFrameworks.open(ComponentRepository.discover(loader),
-                McaSources.ofProcess().classLoader(loader).registry(),
+                McaSources.ofEnvironment(env).classLoader(loader).registry(),
                 line -> System.err.println("jmca: rank " + job.rank() + ": " + line));
         if (job.rank() == 0) {
             frameworks.warnings().forEach(w -> System.err.println("jmca: warning: " + w));
@@ -106,7 +108,7 @@ final class JobRuntime {
                 .createEngine(new ProgressEnvironment(job.localSize(), hostCpus(), job.localRank()));
         List<BtlModule> btls = new ArrayList<>();
         BtlEnvironment btlEnvironment = new BtlEnvironment(job.rank(), job.size(), job.hostname(), job.jobId(),
-                job.jobKey(), progress, job.sessionDirectory());
+                job.jobKey(), progress, job.sessionDirectory(), wireUp.threadJob());
         for (var component : frameworks.selection(Framework.BTL).selected()) {
             btls.addAll(((BtlComponent) component).createModules(btlEnvironment));
         }
@@ -126,6 +128,13 @@ final class JobRuntime {
             peers.add(new Peer(record.rank(), record.hostname(), record.values()));
         }
         PmlModule pml = pmlComponent.createModule(new PmlEnvironment(job.rank(), peers, btls, progress));
+        if (wireUp.threadJob() != null) {
+            // Nobody can kill a thread rank: it learns that its job is ending as it waits.
+            progress.register(() -> {
+                wireUp.checkJob();
+                return 0;
+            }, ProgressEngine.Priority.LOW);
+        }
         BtlDoorbell doorbell = btls.stream().map(BtlModule::doorbell).filter(d -> d != null).findFirst().orElse(null);
         progress.startAsync(new AsyncSources(doorbell, pml::hasPendingReceives));
         return new JobRuntime(wireUp, frameworks, progress, btls, peers, published, pml);

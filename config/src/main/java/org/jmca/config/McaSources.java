@@ -56,20 +56,28 @@ public final class McaSources {
      * {@code user.home}), {@code $JMCA_HOME} and its class loader.
      */
     public static McaSources ofProcess() {
-        String home = System.getenv("HOME");
-        McaSources sources = new McaSources().environment(System.getenv())
+        return ofEnvironment(System.getenv());
+    }
+
+    /**
+     * Sources of a rank whose environment is {@code env} (a thread rank's is its own, not the
+     * JVM's): its variables, home and {@code JMCA_HOME} from there, and the thread's class loader.
+     */
+    public static McaSources ofEnvironment(Map<String, String> env) {
+        String home = env.get("HOME");
+        McaSources sources = new McaSources().environment(env)
                 .userHome(Path.of(home == null || home.isBlank() ? System.getProperty("user.home") : home))
                 .classLoader(Thread.currentThread().getContextClassLoader());
-        String jmcaHome = System.getenv("JMCA_HOME");
+        String jmcaHome = env.get("JMCA_HOME");
         if (jmcaHome != null && !jmcaHome.isBlank()) {
             sources.jmcaHome(Path.of(jmcaHome));
         }
         // In a process started by jmpirun, its --mca and --tune flags count as this process's own.
-        String commandLine = System.getenv(ENV_COMMAND_LINE);
+        String commandLine = env.get(ENV_COMMAND_LINE);
         if (commandLine != null && !commandLine.isEmpty()) {
             sources.commandLine(decodeCommandLine(commandLine));
         }
-        String tune = System.getenv(ENV_TUNE_FILES);
+        String tune = env.get(ENV_TUNE_FILES);
         if (tune != null && !tune.isEmpty()) {
             sources.tuneFiles(Arrays.stream(tune.split(",")).map(Path::of).toList());
         }

@@ -21,8 +21,8 @@ import java.util.concurrent.TimeoutException;
 import org.jmca.rte.launcher.JmpiRun;
 
 /**
- * An MPI job started from Java: N ranks as processes, started, wired up and supervised by the
- * same machinery as {@code jmpirun} (this JVM is the launcher).
+ * An MPI job started from Java: N ranks as processes, or as threads of this JVM, started, wired up
+ * and supervised by the same machinery as {@code jmpirun} (this JVM is the launcher).
  *
  * <pre>{@code
  * MpiJob job = MpiJob.processes(4)
@@ -51,10 +51,23 @@ public final class MpiJob {
 
     /** A job of {@code ranks} processes. */
     public static Builder processes(int ranks) {
+        return new Builder(checked(ranks), false);
+    }
+
+    /**
+     * A job of {@code ranks} threads of this JVM (jmpirun's {@code --ranks-as threads}): each rank
+     * runs in a class loader of its own, so the {@code mpi} package's statics and the program's are
+     * the rank's; they talk through {@code btl/thread}.
+     */
+    public static Builder threads(int ranks) {
+        return new Builder(checked(ranks), true);
+    }
+
+    private static int checked(int ranks) {
         if (ranks < 1) {
             throw new IllegalArgumentException("a job needs at least one rank, not " + ranks);
         }
-        return new Builder(ranks);
+        return ranks;
     }
 
     /** What to run and how; {@link #start()} runs it. */
@@ -70,8 +83,13 @@ public final class MpiJob {
         private List<String> args = List.of();
         private Duration timeout = Duration.ZERO;
 
-        private Builder(int ranks) {
+        private final boolean threads;
+        /** Where the main class given as a class was loaded from. */
+        private String mainLocation;
+
+        private Builder(int ranks, boolean threads) {
             this.ranks = ranks;
+            this.threads = threads;
         }
 
         /** An MCA parameter, as {@code --mca name value}. */
@@ -91,7 +109,11 @@ public final class MpiJob {
             return this;
         }
 
-        /** The program's class path (default: this JVM's). */
+        /**
+         * The program's class path (default: this JVM's; for thread ranks of a main class given as
+         * a class, where that class comes from, so that only the program's own classes are loaded
+         * again for each rank).
+         */
         public Builder classPath(Path... entries) {
             for (Path entry : entries) {
                 classPath.add(entry.toAbsolutePath().toString());
@@ -137,6 +159,10 @@ public final class MpiJob {
         }
 
         public Builder main(Class<?> mainClass, String... arguments) {
+            var source = mainClass.getProtectionDomain().getCodeSource();
+            if (source != null && source.getLocation() != null && "file".equals(source.getLocation().getProtocol())) {
+                mainLocation = Path.of(java.net.URI.create(source.getLocation().toString())).toString();
+            }
             return main(mainClass.getName(), arguments);
         }
 
@@ -152,6 +178,9 @@ public final class MpiJob {
                 throw new IllegalStateException("no main class: call main(...) first");
             }
             List<String> line = new ArrayList<>(List.of("-np", String.valueOf(ranks)));
+            if (threads) {
+                line.add("--ranks-as=threads");
+            }
             mca.forEach((name, value) -> line.addAll(List.of("--mca", name, value)));
             Path file = null;
             if (parameters != null) {
@@ -169,8 +198,8 @@ public final class MpiJob {
                 line.add("--timeout=" + Math.max(1, timeout.toSeconds()));
             }
             line.add("-cp");
-            line.add(classPath.isEmpty() ? System.getProperty("java.class.path")
-                    : String.join(java.io.File.pathSeparator, classPath));
+            line.add(!classPath.isEmpty() ? String.join(java.io.File.pathSeparator, classPath)
+                    : threads && mainLocation != null ? mainLocation : System.getProperty("java.class.path"));
             line.add(mainClass);
             line.addAll(args);
             return new MpiJob(line, file);

@@ -2,6 +2,7 @@ package org.jmca.rte;
 
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentMap;
 
 /**
  * How a process learns about its job and exchanges addresses with the other processes: through
@@ -31,9 +32,31 @@ public interface WireUp extends AutoCloseable {
     @Override
     void close();
 
-    /** The wire-up for this process: jmpirun's if it started the process, PMIx if a PMIx server did, else a singleton. */
-    static WireUp detect() {
-        Map<String, String> env = System.getenv();
+    /**
+     * Null for a rank that is a process; for a rank that is a thread of this JVM, the map its
+     * job's ranks share ({@code BtlEnvironment.threadJob}).
+     */
+    default ConcurrentMap<String, Object> threadJob() {
+        return null;
+    }
+
+    /**
+     * Throws if the job is ending (another rank failed, it was cancelled); a rank that is a thread
+     * calls it as it waits, since nobody can kill it as jmpirun kills a process.
+     *
+     * @throws WireUpException saying why the job ends
+     */
+    default void checkJob() {
+    }
+
+    /**
+     * The wire-up for a rank with this environment: a thread job's if it is a thread of one,
+     * jmpirun's if jmpirun started the process, PMIx if a PMIx server did, else a singleton.
+     */
+    static WireUp detect(Map<String, String> env) {
+        if (env.containsKey(ThreadWireUp.ENV_JOB)) {
+            return ThreadWireUp.fromEnvironment(env);
+        }
         if (env.containsKey(EmbeddedWireUp.ENV_SERVER)) {
             return EmbeddedWireUp.fromEnvironment(env);
         }

@@ -84,7 +84,8 @@ public interface BtlModule {
     long NOT_EXPOSED = -1;
 
     /**
-     * Makes {@code data} (native memory) readable by the peers' {@link #get} until
+     * Makes {@code data} (native memory, or any memory for a module with
+     * {@link BtlProperties.Flag#HEAP}) readable by the peers' {@link #get} until
      * {@link #unexpose}, and returns the key they must pass to it (a transport that needs none,
      * such as shared memory, returns 0), or {@link #NOT_EXPOSED} if it cannot (registration
      * failed). A transport with registered memory registers it here.
@@ -99,8 +100,9 @@ public interface BtlModule {
 
     /**
      * Reads {@code local.byteSize()} bytes at {@code remoteAddress} in the peer's memory, exposed
-     * there under {@code remoteKey}, into {@code local}, which must be native memory; returns when
-     * the bytes are there.
+     * there under {@code remoteKey}, into {@code local}, which must be native memory (any memory for
+     * a module with {@link BtlProperties.Flag#HEAP}, whose key alone names the peer's memory);
+     * returns when the bytes are there.
      *
      * @return false if it cannot read from this peer now (the caller then asks the sender for
      *         the bytes instead)

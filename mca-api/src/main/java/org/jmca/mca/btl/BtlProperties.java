@@ -6,7 +6,8 @@ import java.util.Set;
  * What a BTL module offers, used to rank modules per peer.
  *
  * <p>Exclusivity decides first: per peer only the reachable modules with the highest
- * exclusivity are kept (self 65536 &gt; sm 65535 &gt; verbs, gm 1024 &gt; tcp 100). Among those,
+ * exclusivity are kept (self and thread 65536 &gt; sm 65535 &gt; verbs, gm 1024 &gt; tcp 100; self reaches
+ * only its own rank and thread never does). Among those,
  * eager messages take the lowest latency and large messages are striped by bandwidth.
  *
  * @param exclusivity    higher hides lower for the same peer
@@ -19,8 +20,12 @@ import java.util.Set;
 public record BtlProperties(int exclusivity, long latencyNanos, long bandwidthMbps, long eagerLimit,
                             long maxSendSize, Set<Flag> flags) {
 
-    /** Operations a module supports. */
-    public enum Flag { SEND, PUT, GET, ATOMIC }
+    /**
+     * Operations a module supports. {@code HEAP}: its GET and PUT reach the Java heap too, not only
+     * native memory (its peers are threads of this JVM), so a message between arrays moves with
+     * one copy.
+     */
+    public enum Flag { SEND, PUT, GET, ATOMIC, HEAP }
 
     public BtlProperties {
         flags = Set.copyOf(flags);

@@ -53,6 +53,12 @@ import org.jmca.mca.progress.ProgressEngine;
  */
 final class Ob1PmlModule implements PmlModule {
     private static final MemorySegment EMPTY = MemorySegment.ofArray(new byte[0]);
+    /**
+     * The address an RGET or RPUT announces for exposed heap memory, which has none: a BTL with
+     * {@link org.jmca.mca.btl.BtlProperties.Flag#HEAP} finds the memory by its key alone; the
+     * address only has to be non-zero (zero means "not exposed").
+     */
+    private static final long HEAP_ADDRESS = -1;
 
     private final int rank;
     /** The job's ranks, then the processes of bridged jobs ({@link #addBridgedPeers}). */
@@ -198,11 +204,12 @@ final class Ob1PmlModule implements PmlModule {
         long first = Math.min(request.data.byteSize(),
                 Math.min(route.eagerLimit(), route.maxSendSize()) - Ob1Header.RNDV_LENGTH);
         long id = nextRequestId++;
-        // Native data that the route's BTL can read from the receiver's side may go by RGET: one copy.
-        if (request.data.isNative() && route.canGet() && request.exposedKey == BtlModule.NOT_EXPOSED) {
+        // Data that the route's BTL can read from the receiver's side may go by RGET: one copy.
+        if (route.reaches(request.data) && route.canGet() && request.exposedKey == BtlModule.NOT_EXPOSED) {
             request.exposedKey = route.btl().exposeForGet(request.data);
         }
-        long address = request.exposedKey != BtlModule.NOT_EXPOSED ? request.data.address() : 0;
+        long address = request.exposedKey == BtlModule.NOT_EXPOSED ? 0
+                : request.data.isNative() ? request.data.address() : HEAP_ADDRESS;
         MemorySegment h = Ob1Header.writeRndv(rndvHeader, request.context, selfAt[request.dest], request.tag, request.seq,
                 request.data.byteSize(), id, address, request.exposedKey);
         if (!route.btl().send(route.endpoint(), Ob1Header.TAG_RNDV, h, request.data.asSlice(0, first))) {
@@ -422,7 +429,7 @@ final class Ob1PmlModule implements PmlModule {
                          long key, MemorySegment carrier, long offset, long available) {
         request.matched(source, tag, total);
         Route route = routes[source];
-        if (address != 0 && request.buffer.isNative()) {
+        if (address != 0 && route.reaches(request.buffer)) {
             boolean onHelper = progress.onHelperThread();
             if ((onHelper ? route.canGet() : route.btl().canGet(request.wanted))
                     && route.btl().get(route.endpoint(), address, key, request.buffer.asSlice(0, request.wanted))) {
@@ -452,9 +459,10 @@ final class Ob1PmlModule implements PmlModule {
             awaitingFrags.put(recvId, request);
             // The sender's data could not be read from here: let it write the rest into the buffer.
             boolean onHelper = progress.onHelperThread();
-            if (request.buffer.isNative() && (onHelper ? route.canPut() : route.btl().canPut(request.wanted))) {
+            if (route.reaches(request.buffer) && (onHelper ? route.canPut() : route.btl().canPut(request.wanted))) {
                 request.putKey = route.btl().exposeForPut(request.buffer.asSlice(0, request.wanted));
-                putAddress = request.putKey != BtlModule.NOT_EXPOSED ? request.buffer.address() : 0;
+                putAddress = request.putKey == BtlModule.NOT_EXPOSED ? 0
+                        : request.buffer.isNative() ? request.buffer.address() : HEAP_ADDRESS;
             }
         }
         sendAck(source, sendId, recvId, request.wanted, putAddress, request.putKey);

@@ -9,6 +9,7 @@ import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -129,6 +130,15 @@ public final class JmpiRun implements Callable<Integer> {
             + " names an AOT or CDS option of its own.")
     private boolean noAotCache;
 
+    /** What a rank is. */
+    enum RanksAs { processes, threads }
+
+    @Option(names = "--ranks-as", paramLabel = "processes|threads", defaultValue = "processes",
+            description = "processes (default): a JVM per rank; threads: every rank a thread of jmpirun's own JVM, in a"
+                    + " class loader of its own (the mpi package's statics and the program's are the rank's), talking"
+                    + " through btl/thread.")
+    private RanksAs ranksAs;
+
     @Parameters(paramLabel = "CLASS [ARGS...]", arity = "0..*", description = "The main class and its arguments.")
     private List<String> program = new ArrayList<>();
 
@@ -136,6 +146,8 @@ public final class JmpiRun implements Callable<Integer> {
     private final PrintStream err;
     private Listener listener;
     private volatile boolean cancelled;
+    /** The job, when its ranks are threads. */
+    private volatile ThreadJob threadJob;
 
     JmpiRun(PrintStream out, PrintStream err) {
         this.out = out;
@@ -172,6 +184,10 @@ public final class JmpiRun implements Callable<Integer> {
     /** Stops the job as soon as it can (its status then 130, as for an interrupt). */
     public void cancel() {
         cancelled = true;
+        ThreadJob job = threadJob;
+        if (job != null) {
+            job.cancel();
+        }
     }
 
     public static void main(String[] args) {
@@ -211,6 +227,9 @@ public final class JmpiRun implements Callable<Integer> {
         List<String> args = jar == null ? program.subList(1, program.size()) : program;
         List<String> agent = checkParameters(userClassPath);
         Map<String, String> exported = exported();
+        if (ranksAs == RanksAs.threads) {
+            return runThreads(size, userClassPath, mainClass, args, exported);
+        }
 
         byte[] key = new byte[32];
         new SecureRandom().nextBytes(key);
@@ -323,6 +342,58 @@ public final class JmpiRun implements Callable<Integer> {
                     // jmpirun itself is being stopped: the hook does it
                 }
             }
+        }
+    }
+
+    /** The job as threads of this JVM ({@link ThreadJob}), its output and end reported as for processes. */
+    private int runThreads(int size, List<String> userClassPath, String mainClass, List<String> args,
+                           Map<String, String> env) throws IOException, InterruptedException {
+        String notHere = hostSpec != null || hostfile != null ? "--host and --hostfile"
+                : !jvmArgs.isEmpty() ? "--jvm-arg (give this JVM's options in JMCA_LAUNCHER_OPTS)"
+                : bindTo == Binding.core ? "--bind-to core" : null;
+        if (notHere != null) {
+            throw new IllegalArgumentException("--ranks-as threads runs every rank in jmpirun's own JVM, so "
+                    + notHere + " cannot apply");
+        }
+        env.put(ENV_MCA, McaSources.encodeCommandLine(mcaOptions.mcaPairs()));
+        env.put(ENV_TUNE, mcaOptions.tuneFiles().stream().map(f -> f.toAbsolutePath().toString())
+                .collect(Collectors.joining(",")));
+        String lib = System.getProperty("jmca.lib");
+        if (lib != null) {
+            env.put(ENV_LIB, lib);
+        }
+        List<URL> path = new ArrayList<>();
+        for (String entry : userClassPath) {
+            path.add(Path.of(entry).toAbsolutePath().toUri().toURL());
+        }
+        try (RankOutput output = new RankOutput(tagOutput, out, err, outputDirectory, listener)) {
+            ThreadJob job = new ThreadJob(size, path, env, Duration.ofSeconds(wireupTimeout),
+                    ThreadJob.main(mainClass, args), new Listener() {
+                        @Override
+                        public void line(int rank, boolean stderr, String line) {
+                            output.line(rank, stderr, line);
+                        }
+
+                        @Override
+                        public void exited(int rank, int status) {
+                            if (listener != null) {
+                                listener.exited(rank, status);
+                            }
+                        }
+
+                        @Override
+                        public void stopping(String why) {
+                            if (listener != null) {
+                                listener.stopping(why);
+                            }
+                            err.println("jmpirun: " + why + "; stopping the job");
+                        }
+                    });
+            threadJob = job;
+            if (cancelled) {
+                job.cancel();
+            }
+            return job.run(timeout > 0 ? Duration.ofSeconds(timeout) : Duration.ZERO);
         }
     }
 
