@@ -123,7 +123,14 @@ final class RankStreams {
         private void emit() {
             String text = pending.toString(StandardCharsets.UTF_8);
             pending.reset();
-            listener.line(rank, stderr, text.endsWith("\r") ? text.substring(0, text.length() - 1) : text);
+            // What the listener prints goes out as this JVM's own, not back into the rank's lines.
+            Rank writer = CURRENT.get();
+            CURRENT.remove();
+            try {
+                listener.line(rank, stderr, text.endsWith("\r") ? text.substring(0, text.length() - 1) : text);
+            } finally {
+                CURRENT.set(writer);
+            }
         }
     }
 }

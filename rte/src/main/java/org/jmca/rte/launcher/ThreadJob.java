@@ -1,7 +1,5 @@
 package org.jmca.rte.launcher;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
@@ -212,9 +210,7 @@ public final class ThreadJob implements ThreadWireUp.Job {
         } catch (RankSystem.RankExit exit) {
             ended(rank, exit.status());
         } catch (Throwable failure) {
-            StringWriter trace = new StringWriter();
-            failure.printStackTrace(new PrintWriter(trace));
-            trace.toString().lines().forEach(line -> untilEnding.line(rank, true, line));
+            failure.printStackTrace(); // into the rank's own stderr: this thread writes as the rank
             listener.exited(rank, 1);
             fail("rank " + rank + " threw " + failure, 1);
         }
@@ -272,6 +268,18 @@ public final class ThreadJob implements ThreadWireUp.Job {
     }
 
     private volatile boolean cancelled;
+
+    /** Where each rank that still runs is now (for a report of a job that hangs). */
+    public Map<Integer, StackTraceElement[]> stacks() {
+        Map<Integer, StackTraceElement[]> stacks = new java.util.TreeMap<>();
+        for (int rank = 0; rank < size; rank++) {
+            Thread thread = threads[rank];
+            if (thread != null && thread.isAlive()) {
+                stacks.put(rank, thread.getStackTrace());
+            }
+        }
+        return stacks;
+    }
 
     /** Ends the job as soon as its ranks next call MPI (status 130). */
     public void cancel() {
