@@ -72,16 +72,18 @@ final class JobRuntime {
     int nextContext = 4;
 
     private JobRuntime(WireUp wireUp, McaFrameworks frameworks, ProgressEngine progress, List<BtlModule> btls,
-                       List<Peer> peers, Map<String, String> published, PmlModule pml) {
+                       List<Peer> peers, Map<String, String> published, PmlModule pml, boolean multiple) {
         this.wireUp = wireUp;
         this.job = wireUp.job();
         this.frameworks = frameworks;
-        this.progress = progress.isAsynchronous() ? new OwnedProgress(progress) : progress;
         this.btls = btls;
         this.peers = List.copyOf(peers);
         this.published = Map.copyOf(published);
         this.hosts = peers.stream().map(Peer::hostname).toArray(String[]::new);
-        this.pml = progress.isAsynchronous() ? new OwnedPml(pml, progress) : pml;
+        // THREAD_MULTIPLE: one lock, taken on entering the library (see LockedProgress).
+        ProgressEngine entered = multiple ? new LockedProgress(progress) : progress;
+        this.progress = multiple ? entered : progress.isAsynchronous() ? new OwnedProgress(progress) : progress;
+        this.pml = multiple || progress.isAsynchronous() ? new OwnedPml(pml, entered) : pml;
         this.collCandidates = frameworks.selection(Framework.COLL).statuses().stream()
                 .filter(s -> s.state() == ComponentStatus.State.SELECTED)
                 .map(s -> new CollSelection.Candidate((CollComponent) s.component(), s.priority()))
@@ -92,7 +94,8 @@ final class JobRuntime {
                 .map(p -> (Integer) p.get()).orElse(0);
     }
 
-    static JobRuntime start() {
+    /** @param multiple the application asked for MPI_THREAD_MULTIPLE */
+    static JobRuntime start(boolean multiple) {
         // A thread rank's System.getenv is its own (its class loader redirects the call).
         Map<String, String> env = System.getenv();
         WireUp wireUp = WireUp.detect(env);
@@ -137,7 +140,7 @@ final class JobRuntime {
         }
         BtlDoorbell doorbell = btls.stream().map(BtlModule::doorbell).filter(d -> d != null).findFirst().orElse(null);
         progress.startAsync(new AsyncSources(doorbell, pml::hasPendingReceives));
-        return new JobRuntime(wireUp, frameworks, progress, btls, peers, published, pml);
+        return new JobRuntime(wireUp, frameworks, progress, btls, peers, published, pml, multiple);
     }
 
     /**

@@ -274,8 +274,9 @@ public final class MPI {
     }
 
     /**
-     * Initializes MPI with a thread level. JMCA provides up to THREAD_SERIALIZED: any thread may
-     * call MPI, one at a time.
+     * Initializes MPI with a thread level. JMCA provides every level up to THREAD_MULTIPLE: any
+     * number of threads may then call MPI at once (see LockedProgress); below it, calls are not
+     * locked at all.
      *
      * @return the level provided
      */
@@ -288,7 +289,7 @@ public final class MPI {
         }
         JobRuntime started;
         try {
-            started = JobRuntime.start();
+            started = JobRuntime.start(required == THREAD_MULTIPLE);
         } catch (McaException | WireUpException e) {
             System.err.println("jmca: MPI.Init failed: " + e.getMessage());
             System.err.flush();
@@ -308,7 +309,7 @@ public final class MPI {
             System.exit(1);
             throw e;
         }
-        providedThreadLevel = Math.min(required, THREAD_SERIALIZED);
+        providedThreadLevel = required;
         mainThread = Thread.currentThread();
         INFO_ENV.replaceAll(environment(args, started, providedThreadLevel));
         runtime = started;

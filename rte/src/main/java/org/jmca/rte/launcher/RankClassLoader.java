@@ -12,6 +12,7 @@ import java.security.ProtectionDomain;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntConsumer;
 
 /**
  * The class loader of one thread rank, as MPJ Express and FastMPJ give each: the {@code mpi}
@@ -33,11 +34,20 @@ final class RankClassLoader extends URLClassLoader {
     }
 
     private final Map<String, String> environment;
+    private final IntConsumer exits;
     private final Map<String, ProtectionDomain> domains = new ConcurrentHashMap<>();
 
-    RankClassLoader(int rank, List<URL> applicationPath, ClassLoader parent, Map<String, String> environment) {
+    /** @param exits told the status of every exit a thread of the rank makes (whichever thread) */
+    RankClassLoader(int rank, List<URL> applicationPath, ClassLoader parent, Map<String, String> environment,
+                    IntConsumer exits) {
         super("jmca-rank-" + rank, applicationPath.toArray(URL[]::new), parent);
         this.environment = Map.copyOf(environment);
+        this.exits = exits;
+    }
+
+    /** A thread of the rank exits with {@code status}: the rank's job hears of it. */
+    void exiting(int status) {
+        exits.accept(status);
     }
 
     /** The rank's environment, as {@code System.getenv} shows it to the rank's classes. */

@@ -29,24 +29,27 @@ public final class RankSystem {
     }
 
     public static void exit(int status) {
-        if (rankOf(WALKER.getCallerClass()) == null) {
+        RankClassLoader rank = rankOf(WALKER.getCallerClass());
+        if (rank == null) {
             System.exit(status);
         }
-        throw new RankExit(status);
+        throw exiting(rank, status);
     }
 
     public static void exit(Runtime runtime, int status) {
-        if (rankOf(WALKER.getCallerClass()) == null) {
+        RankClassLoader rank = rankOf(WALKER.getCallerClass());
+        if (rank == null) {
             runtime.exit(status);
         }
-        throw new RankExit(status);
+        throw exiting(rank, status);
     }
 
     public static void halt(Runtime runtime, int status) {
-        if (rankOf(WALKER.getCallerClass()) == null) {
+        RankClassLoader rank = rankOf(WALKER.getCallerClass());
+        if (rank == null) {
             runtime.halt(status);
         }
-        throw new RankExit(status);
+        throw exiting(rank, status);
     }
 
     public static String getenv(String name) {
@@ -57,6 +60,12 @@ public final class RankSystem {
     public static Map<String, String> getenv() {
         RankClassLoader rank = rankOf(WALKER.getCallerClass());
         return rank == null ? System.getenv() : rank.environment();
+    }
+
+    /** Tells the rank's job (a thread other than the rank's first may exit it) and unwinds this thread. */
+    private static RankExit exiting(RankClassLoader rank, int status) {
+        rank.exiting(status);
+        return new RankExit(status);
     }
 
     private static RankClassLoader rankOf(Class<?> caller) {

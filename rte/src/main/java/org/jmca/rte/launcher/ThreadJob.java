@@ -149,10 +149,14 @@ public final class ThreadJob implements ThreadWireUp.Job {
         List<RankClassLoader> loaders = new ArrayList<>();
         try {
             for (int rank = 0; rank < size; rank++) {
-                RankClassLoader loader = new RankClassLoader(rank, applicationPath, getClass().getClassLoader(),
-                        rankEnvironment(rank, session));
-                loaders.add(loader);
                 int r = rank;
+                RankClassLoader loader = new RankClassLoader(rank, applicationPath, getClass().getClassLoader(),
+                        rankEnvironment(rank, session), exitStatus -> {
+                            if (exitStatus != 0) {
+                                fail("rank " + r + " called System.exit(" + exitStatus + ")", exitStatus);
+                            }
+                        });
+                loaders.add(loader);
                 RankStreams.Rank output = new RankStreams.Rank(rank, untilEnding);
                 threads[rank] = Thread.ofPlatform().name("jmca-rank-" + rank).daemon().unstarted(() -> {
                     RankStreams.attach(output);
