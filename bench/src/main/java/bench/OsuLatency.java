@@ -9,8 +9,19 @@ public final class OsuLatency {
     private OsuLatency() {
     }
 
+    /**
+     * As osu_latency, plus {@code -T multiple}: MPI initialized with MPI_THREAD_MULTIPLE (one thread
+     * still does the ping-pong), to measure what the thread level costs the single-threaded path.
+     */
     public static void main(String[] args) throws MPIException {
-        MPI.Init(args);
+        boolean multiple = args.length >= 2 && args[0].equals("-T") && args[1].equals("multiple");
+        if (multiple) {
+            args = java.util.Arrays.copyOfRange(args, 2, args.length);
+        }
+        int provided = MPI.InitThread(args, multiple ? MPI.THREAD_MULTIPLE : MPI.THREAD_SINGLE);
+        if (multiple && provided != MPI.THREAD_MULTIPLE) {
+            throw new IllegalStateException("-T multiple: the library provides thread level " + provided);
+        }
         Options options = Options.parse(args, 1 << 22, 10_000, 1_000);
         int rank = MPI.COMM_WORLD.getRank();
         if (rank == 0) {

@@ -35,7 +35,8 @@ public final class Compare implements Callable<Integer> {
 
     @Option(names = {"-t", "--transports"}, split = ",", paramLabel = "BTL", defaultValue = "sm,tcp",
             description = "Transports: sm, tcp, veth (tcp between two network namespaces as hosts, one rank"
-                    + " each; needs root; bench/netns-hosts) (default: ${DEFAULT-VALUE}).")
+                    + " each; needs root; bench/netns-hosts), thread (JMCA's ranks as threads of one JVM over"
+                    + " btl/thread, against Open MPI's processes over vader) (default: ${DEFAULT-VALUE}).")
     List<String> transports;
 
     @Option(names = {"-n", "--np"}, defaultValue = "2", description = "Ranks of the collective benchmarks"
@@ -104,9 +105,9 @@ public final class Compare implements Callable<Integer> {
         int roundCount = rounds != null ? rounds : quick ? 3 : 5;
         Benchmark.Sizes range = parseSizes(sizes);
         for (String transport : transports) {
-            if (!List.of("sm", "tcp", Launchers.VETH).contains(transport)) {
+            if (!List.of("sm", "tcp", Launchers.VETH, Launchers.THREAD).contains(transport)) {
                 throw new CommandLine.ParameterException(new CommandLine(this), "--transports " + transport
-                        + ": the transports are sm, tcp and veth");
+                        + ": the transports are sm, tcp, veth and thread");
             }
         }
         if (osuDefaults && iterations != null) {

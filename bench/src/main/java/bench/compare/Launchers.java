@@ -78,6 +78,9 @@ final class Launchers {
      */
     static final String VETH = "veth";
 
+    /** {@value #THREAD}: JMCA's ranks as threads of one JVM (btl/thread); Open MPI's as processes over vader. */
+    static final String THREAD = "thread";
+
     private String vethHosts(Benchmark benchmark) {
         return "jmcab1:" + ranks(benchmark) + ",jmcab2:" + ranks(benchmark);
     }
@@ -88,6 +91,8 @@ final class Launchers {
         if (transport.equals(VETH)) {
             command.addAll(List.of("--host", vethHosts(benchmark), "--map-by", "node", "--mca", "plm_rsh_agent",
                     "ip netns exec", "--mca", "btl", "self,sm,tcp", "--mca", "btl_tcp_if_include", vethSubnet));
+        } else if (transport.equals(THREAD)) {
+            command.addAll(List.of("--ranks-as", "threads", "--mca", "btl", "self,thread"));
         } else {
             if (bind(benchmark)) {
                 command.addAll(List.of("--bind-to", "core"));
@@ -113,7 +118,8 @@ final class Launchers {
                     "--mca", "oob_tcp_if_include", vethSubnet, "--mca", "btl", "self,vader,tcp",
                     "--mca", "btl_tcp_if_include", vethSubnet));
         } else {
-            command.addAll(List.of("--mca", "btl", "self," + (transport.equals("sm") ? "vader" : transport)));
+            command.addAll(List.of("--mca", "btl", "self," + (transport.equals("sm") || transport.equals(THREAD)
+                    ? "vader" : transport)));
             command.addAll(bind(benchmark) ? List.of("--bind-to", "core") : List.of("--oversubscribe"));
         }
         return command;

@@ -3,13 +3,21 @@ package org.jmca.tests;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import javax.tools.ToolProvider;
 import mpi.MPI;
 import mpi.MPIException;
 import org.jmca.junit.MpiTest;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
 import org.junit.platform.launcher.core.LauncherFactory;
 import org.junit.platform.launcher.listeners.SummaryGeneratingListener;
@@ -51,6 +59,29 @@ class MpiTestExtensionTest {
         assertThat(failures.get("rankOneHangs()[1]")).hasMessageContaining("did not finish within 2 s")
                 .hasMessageContaining("rank 0:").hasMessageContaining("rank 1:")
                 .hasMessageContaining("Fixtures.rankOneHangs");
+    }
+
+    /** README's example, compiled from README's text and run through the JUnit launcher: 3 runs pass. */
+    @Test
+    void theReadmesExampleCompilesAndPasses(@TempDir Path dir) throws Exception {
+        String readme = Files.readString(Jmca.ROOT.resolve("README.md"));
+        int section = readme.indexOf("## Testing MPI code with JUnit 5");
+        int start = readme.indexOf("```java\n", section) + "```java\n".length();
+        Path file = dir.resolve("AllreduceTest.java");
+        Files.writeString(file, readme.substring(start, readme.indexOf("```", start)));
+        String classPath = Stream.of(MpiTest.class, MPI.class, Test.class, org.apiguardian.api.API.class)
+                .map(c -> c.getProtectionDomain().getCodeSource().getLocation().getPath())
+                .collect(Collectors.joining(java.io.File.pathSeparator));
+        int compiled = ToolProvider.getSystemJavaCompiler().run(null, null, null, "-d", dir.toString(), "-cp",
+                classPath, file.toString());
+        assertThat(compiled).as("javac of README's example").isZero();
+        try (URLClassLoader loader = new URLClassLoader(new URL[] {dir.toUri().toURL()}, getClass().getClassLoader())) {
+            SummaryGeneratingListener listener = new SummaryGeneratingListener();
+            LauncherFactory.create().execute(LauncherDiscoveryRequestBuilder.request()
+                    .selectors(selectClass(loader.loadClass("AllreduceTest"))).build(), listener);
+            assertThat(listener.getSummary().getFailures()).isEmpty();
+            assertThat(listener.getSummary().getTestsSucceededCount()).isEqualTo(3);
+        }
     }
 
     /** Tests that fail on purpose, run by the test above (not found by the build: a nested class). */
