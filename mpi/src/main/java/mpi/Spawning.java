@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.jmca.rte.launcher.JmpiRun;
+import org.jmca.rte.launcher.Launcher;
 
 /**
  * {@link Intracomm#spawn}: the root opens a port and starts jmpirun (from JMCA's jars) with the
@@ -98,7 +99,7 @@ final class Spawning {
 
     /** JMCA's jars: where jmpirun said (JMCA_LIB), else beside the jar this class came from. */
     private static Path launcherLib() throws MPIException {
-        String lib = System.getenv(JmpiRun.ENV_LIB);
+        String lib = System.getenv(Launcher.ENV_LIB);
         if (lib != null && !lib.isEmpty()) {
             return Path.of(lib);
         }
@@ -110,7 +111,7 @@ final class Spawning {
         } catch (java.net.URISyntaxException | RuntimeException e) {
             // reported below
         }
-        throw new MPIException(MPI.ERR_SPAWN, "cannot find JMCA's jars to start jmpirun: " + JmpiRun.ENV_LIB
+        throw new MPIException(MPI.ERR_SPAWN, "cannot find JMCA's jars to start jmpirun: " + Launcher.ENV_LIB
                 + " is not set (jmpirun sets it for its ranks)");
     }
 

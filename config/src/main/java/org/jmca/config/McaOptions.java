@@ -21,6 +21,19 @@ public final class McaOptions {
                     + " a later file wins.")
     private List<Path> tune = new ArrayList<>();
 
+    /** Adds {@code --mca name value}, as if it came last on the command line. */
+    public McaOptions mca(String name, String value) {
+        mca.add(name);
+        mca.add(value);
+        return this;
+    }
+
+    /** Adds {@code --tune file}, as if it came last on the command line. */
+    public McaOptions tune(Path file) {
+        tune.add(file);
+        return this;
+    }
+
     /** The {@code --mca} pairs in the order given. */
     public List<Map.Entry<String, String>> mcaPairs() {
         List<Map.Entry<String, String>> pairs = new ArrayList<>();

@@ -13,7 +13,7 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.jmca.config.McaSources;
-import org.jmca.rte.launcher.JmpiRun;
+import org.jmca.rte.launcher.Launcher;
 import org.jmca.rte.launcher.ThreadJob;
 import org.junit.jupiter.api.extension.Extension;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -70,7 +70,7 @@ final class MpiTestExtension implements TestTemplateInvocationContextProvider {
     }
 
     /** One job: its ranks' failures and output. */
-    private static final class Run implements JmpiRun.Listener {
+    private static final class Run implements Launcher.Listener {
         private final int ranks;
         private final MpiTest test;
         private final Method method;
@@ -139,8 +139,8 @@ final class MpiTestExtension implements TestTemplateInvocationContextProvider {
             }
             String encoded = McaSources.encodeCommandLine(pairs);
             return System.getenv().containsKey("JMCA_MCA_mpi_warmup_ms")
-                    ? Map.of(JmpiRun.ENV_MCA, encoded)
-                    : Map.of(JmpiRun.ENV_MCA, encoded, "JMCA_MCA_mpi_warmup_ms", "0");
+                    ? Map.of(Launcher.ENV_MCA, encoded)
+                    : Map.of(Launcher.ENV_MCA, encoded, "JMCA_MCA_mpi_warmup_ms", "0");
         }
 
         /** On one rank: Init, a new instance of the test class (the rank's copy), the method, Finalize. */

@@ -18,11 +18,13 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.jmca.rte.launcher.JmpiRun;
+import org.jmca.rte.launcher.LaunchOptions;
+import org.jmca.rte.launcher.Launcher;
 
 /**
  * An MPI job started from Java: N ranks as processes, or as threads of this JVM, started, wired up
- * and supervised by the same machinery as {@code jmpirun} (this JVM is the launcher).
+ * and supervised by {@link Launcher} (this JVM is the launcher). jmpirun runs its jobs through
+ * this class too ({@link #from}).
  *
  * <pre>{@code
  * MpiJob job = MpiJob.processes(4)
@@ -40,18 +42,18 @@ import org.jmca.rte.launcher.JmpiRun;
  * {@link RankFailedException} naming the rank and why.
  */
 public final class MpiJob {
-    private final JmpiRun run;
+    private final Launcher launcher;
     private final CompletableFuture<Integer> status;
     private final Map<Integer, List<String>> stdout = new ConcurrentHashMap<>();
     private final Map<Integer, List<String>> stderr = new ConcurrentHashMap<>();
     private final Map<Integer, Integer> exits = new ConcurrentHashMap<>();
+    private final boolean keepOutput;
     private volatile String stopReason;
     private volatile boolean cancelled;
-    private final Path parameterFile;
 
     /** A job of {@code ranks} processes. */
     public static Builder processes(int ranks) {
-        return new Builder(checked(ranks), false);
+        return new Builder(new LaunchOptions().ranks(checked(ranks)), true);
     }
 
     /**
@@ -60,7 +62,12 @@ public final class MpiJob {
      * the rank's; they talk through {@code btl/thread}.
      */
     public static Builder threads(int ranks) {
-        return new Builder(checked(ranks), true);
+        return new Builder(new LaunchOptions().ranks(checked(ranks)).threads(), true);
+    }
+
+    /** A job as jmpirun's flags describe it (jmpirun itself runs its jobs so). */
+    public static Builder from(LaunchOptions options) {
+        return new Builder(options, false);
     }
 
     private static int checked(int ranks) {
@@ -72,34 +79,31 @@ public final class MpiJob {
 
     /** What to run and how; {@link #start()} runs it. */
     public static final class Builder {
-        private final int ranks;
-        private final Map<String, String> mca = new TreeMap<>();
+        private final LaunchOptions options;
+        /** Made here (not from jmpirun's flags): a main class is required, the class path has a default. */
+        private final boolean fromCode;
         private final List<String> classPath = new ArrayList<>();
-        private final List<String> jvmArgs = new ArrayList<>();
-        /** jmpirun's placement and environment flags, as given. */
-        private final List<String> launchFlags = new ArrayList<>();
         private String parameters;
-        private String mainClass;
-        private List<String> args = List.of();
-        private Duration timeout = Duration.ZERO;
-
-        private final boolean threads;
         /** Where the main class given as a class was loaded from. */
         private String mainLocation;
+        private PrintStream out = QUIET;
+        private PrintStream err = QUIET;
+        private boolean attached;
+        private boolean keepOutput = true;
 
-        private Builder(int ranks, boolean threads) {
-            this.ranks = ranks;
-            this.threads = threads;
+        private Builder(LaunchOptions options, boolean fromCode) {
+            this.options = options;
+            this.fromCode = fromCode;
         }
 
         /** An MCA parameter, as {@code --mca name value}. */
         public Builder mca(String name, String value) {
-            mca.put(name, value);
+            options.mca(name, value);
             return this;
         }
 
         public Builder mca(Map<String, String> parameters) {
-            mca.putAll(parameters);
+            new TreeMap<>(parameters).forEach(options::mca);
             return this;
         }
 
@@ -123,65 +127,112 @@ public final class MpiJob {
 
         /** The hosts and their slots, as jmpirun's {@code --host}: {@code "h1:2,h2:2"} (default: this host). */
         public Builder hosts(String hostsAndSlots) {
-            launchFlags.add("--host=" + hostsAndSlots);
+            options.hosts(hostsAndSlots);
             return this;
         }
 
         /** Ranks in turn on each host ({@code true}: jmpirun's {@code --map-by node}) instead of filling its slots. */
         public Builder mapByNode(boolean byNode) {
-            launchFlags.add("--map-by=" + (byNode ? "node" : "slot"));
+            options.mapByNode(byNode);
             return this;
         }
 
         /** Each rank pinned to one CPU of its host (jmpirun's {@code --bind-to core}). */
         public Builder bindToCore() {
-            launchFlags.add("--bind-to=core");
+            options.bindToCore();
             return this;
         }
 
         /** An environment variable for every rank (jmpirun's {@code -x NAME=VALUE}). */
         public Builder env(String name, String value) {
-            launchFlags.add("-x=" + name + "=" + value);
+            options.export(name + "=" + value);
             return this;
         }
 
         /** An option for every rank's JVM. */
         public Builder jvmArg(String option) {
-            jvmArgs.add(option);
+            options.jvmArg(option);
             return this;
         }
 
         /** The class whose {@code main} every rank runs, and its arguments. */
         public Builder main(String className, String... arguments) {
-            this.mainClass = className;
-            this.args = List.of(arguments);
+            options.program(className, List.of(arguments));
             return this;
         }
 
         public Builder main(Class<?> mainClass, String... arguments) {
-            var source = mainClass.getProtectionDomain().getCodeSource();
-            if (source != null && source.getLocation() != null && "file".equals(source.getLocation().getProtocol())) {
-                mainLocation = Path.of(java.net.URI.create(source.getLocation().toString())).toString();
-            }
+            mainLocation = location(mainClass);
             return main(mainClass.getName(), arguments);
+        }
+
+        /**
+         * A lambda every rank runs with {@code arguments}, as a main method would be:
+         * {@code args -> { MPI.Init(args); ...; MPI.Finalize(); }}. The class that writes it is on
+         * the job's class path by default (its jar or directory), so that each rank makes the
+         * lambda again from it.
+         */
+        public Builder main(RankMain body, String... arguments) {
+            Class<?> writer = RankMainRunner.writer(body);
+            String[] line = new String[arguments.length + 1];
+            line[0] = RankMainRunner.encode(body);
+            System.arraycopy(arguments, 0, line, 1, arguments.length);
+            main(RankMainRunner.class.getName(), line);
+            String where = location(writer);
+            if (classPath.isEmpty() && where != null) {
+                classPath.add(where);
+            }
+            return this;
+        }
+
+        /** The jar or directory {@code type} was loaded from, or null. */
+        private static String location(Class<?> type) {
+            var source = type.getProtectionDomain().getCodeSource();
+            if (source == null || source.getLocation() == null || !"file".equals(source.getLocation().getProtocol())) {
+                return null;
+            }
+            return Path.of(java.net.URI.create(source.getLocation().toString())).toString();
         }
 
         /** Stops the job after this long (default: never). */
         public Builder timeout(Duration limit) {
-            this.timeout = limit;
+            options.timeout((int) Math.max(1, limit.toSeconds()));
+            return this;
+        }
+
+        /** Also prints the ranks' lines and the launcher's reports here, as jmpirun does (default: nowhere). */
+        public Builder printTo(PrintStream output, PrintStream errors) {
+            this.out = output;
+            this.err = errors;
+            return this;
+        }
+
+        /**
+         * Gives the job this JVM's standard input (rank 0 reads it) and passes the signals this JVM
+         * gets (SIGINT, SIGTERM, SIGUSR1, ...) on to the ranks, as jmpirun does. By default a
+         * program that starts jobs keeps both.
+         */
+        public Builder attachTerminal() {
+            this.attached = true;
+            return this;
+        }
+
+        /** Whether {@link Result} holds the ranks' lines (default: yes; a long job printing much may say no). */
+        public Builder keepOutput(boolean keep) {
+            this.keepOutput = keep;
             return this;
         }
 
         /** Starts the job; its ranks run while this returns. */
         public MpiJob start() {
-            if (mainClass == null) {
+            if (fromCode && !options.hasProgram()) {
                 throw new IllegalStateException("no main class: call main(...) first");
             }
-            List<String> line = new ArrayList<>(List.of("-np", String.valueOf(ranks)));
-            if (threads) {
-                line.add("--ranks-as=threads");
+            if (fromCode) {
+                options.classPath(!classPath.isEmpty() ? String.join(java.io.File.pathSeparator, classPath)
+                        : options.threadRanks() && mainLocation != null ? mainLocation
+                        : System.getProperty("java.class.path"));
             }
-            mca.forEach((name, value) -> line.addAll(List.of("--mca", name, value)));
             Path file = null;
             if (parameters != null) {
                 try {
@@ -190,30 +241,24 @@ public final class MpiJob {
                 } catch (IOException e) {
                     throw new IllegalStateException("cannot write the job's parameters to a temporary file", e);
                 }
-                line.add("--tune=" + file);
+                options.tune(file);
             }
-            jvmArgs.forEach(option -> line.add("--jvm-arg=" + option));
-            line.addAll(launchFlags);
-            if (!timeout.isZero()) {
-                line.add("--timeout=" + Math.max(1, timeout.toSeconds()));
-            }
-            line.add("-cp");
-            line.add(!classPath.isEmpty() ? String.join(java.io.File.pathSeparator, classPath)
-                    : threads && mainLocation != null ? mainLocation : System.getProperty("java.class.path"));
-            line.add(mainClass);
-            line.addAll(args);
-            return new MpiJob(line, file);
+            return new MpiJob(this, file);
         }
     }
 
-    private MpiJob(List<String> line, Path parameterFile) {
-        this.parameterFile = parameterFile;
-        PrintStream quiet = new PrintStream(OutputStream.nullOutputStream(), true, StandardCharsets.UTF_8);
-        this.run = JmpiRun.of(line, quiet, quiet, new JmpiRun.Listener() {
+    private static final PrintStream QUIET = new PrintStream(OutputStream.nullOutputStream(), true,
+            StandardCharsets.UTF_8);
+
+    private MpiJob(Builder builder, Path parameterFile) {
+        this.keepOutput = builder.keepOutput;
+        this.launcher = new Launcher(builder.options, builder.out, builder.err, new Launcher.Listener() {
             @Override
             public void line(int rank, boolean toStderr, String text) {
-                (toStderr ? stderr : stdout).computeIfAbsent(rank, r -> Collections.synchronizedList(new ArrayList<>()))
-                        .add(text);
+                if (keepOutput) {
+                    (toStderr ? stderr : stdout).computeIfAbsent(rank,
+                            r -> Collections.synchronizedList(new ArrayList<>())).add(text);
+                }
             }
 
             @Override
@@ -225,17 +270,33 @@ public final class MpiJob {
             public void stopping(String why) {
                 stopReason = why;
             }
-        });
+        }, builder.attached);
         this.status = new CompletableFuture<>();
         Thread.ofPlatform().name("jmca-job").daemon().start(() -> {
             try {
-                status.complete(run.call());
+                status.complete(launcher.call());
             } catch (Exception | Error e) {
                 status.completeExceptionally(e);
             } finally {
-                deleteQuietly(this.parameterFile);
+                deleteQuietly(parameterFile);
             }
         });
+    }
+
+    /**
+     * Waits for the job to end and returns its status, as jmpirun exits with it: 0 when every rank
+     * finished; a job that could not start throws what stopped it (a bad flag or parameter, named
+     * with where it came from).
+     */
+    public int status() throws InterruptedException {
+        try {
+            return status.get();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException cause) {
+                throw cause;
+            }
+            throw new IllegalStateException(e.getCause());
+        }
     }
 
     private static void deleteQuietly(Path file) {
@@ -307,7 +368,7 @@ public final class MpiJob {
     /** Stops the job: its ranks are ended and {@link #waitFor} reports it. */
     public void cancel() {
         cancelled = true;
-        run.cancel();
+        launcher.cancel();
     }
 
     /** Whether the job has ended. */

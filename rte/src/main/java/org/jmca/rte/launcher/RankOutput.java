@@ -21,13 +21,13 @@ final class RankOutput implements AutoCloseable {
     private final PrintStream err;
     private final Path directory;
     private final Map<String, PrintStream> files = new HashMap<>();
-    private final JmpiRun.Listener listener;
+    private final Launcher.Listener listener;
 
     /**
      * @param directory the {@code --output-filename} directory, or null
      * @param listener  who else gets each line (the launch API), or null
      */
-    RankOutput(boolean tag, PrintStream out, PrintStream err, Path directory, JmpiRun.Listener listener) {
+    RankOutput(boolean tag, PrintStream out, PrintStream err, Path directory, Launcher.Listener listener) {
         this.tag = tag;
         this.out = out;
         this.err = err;

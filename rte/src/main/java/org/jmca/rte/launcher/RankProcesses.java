@@ -22,23 +22,26 @@ final class RankProcesses {
     private final Map<Integer, Process> processes = new TreeMap<>();
     private final List<Thread> forwarders = new ArrayList<>();
     private final RankOutput output;
+    private final boolean forwardStdin;
 
-    RankProcesses(RankOutput output) {
+    /** @param forwardStdin whether rank 0 reads this process's standard input (jmpirun's own), else nothing */
+    RankProcesses(RankOutput output, boolean forwardStdin) {
         this.output = output;
+        this.forwardStdin = forwardStdin;
     }
 
     /** Starts rank {@code rank} with the command and the extra environment. */
     synchronized Process start(int rank, List<String> command, Map<String, String> environment) throws IOException {
         ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().putAll(environment);
-        if (rank != 0) {
+        if (rank != 0 || !forwardStdin) {
             builder.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         }
         Process process = builder.start();
         processes.put(rank, process);
         forward(rank, process.getInputStream(), false);
         forward(rank, process.getErrorStream(), true);
-        if (rank == 0) {
+        if (rank == 0 && forwardStdin) {
             forwardStdin(process.getOutputStream());
         }
         return process;

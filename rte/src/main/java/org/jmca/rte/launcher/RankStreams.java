@@ -24,7 +24,7 @@ final class RankStreams {
         private final Line stdout;
         private final Line stderr;
 
-        Rank(int rank, JmpiRun.Listener listener) {
+        Rank(int rank, Launcher.Listener listener) {
             this.stdout = new Line(rank, false, listener);
             this.stderr = new Line(rank, true, listener);
         }
@@ -95,10 +95,10 @@ final class RankStreams {
     private static final class Line {
         private final int rank;
         private final boolean stderr;
-        private final JmpiRun.Listener listener;
+        private final Launcher.Listener listener;
         private final ByteArrayOutputStream pending = new ByteArrayOutputStream();
 
-        Line(int rank, boolean stderr, JmpiRun.Listener listener) {
+        Line(int rank, boolean stderr, Launcher.Listener listener) {
             this.rank = rank;
             this.stderr = stderr;
             this.listener = listener;

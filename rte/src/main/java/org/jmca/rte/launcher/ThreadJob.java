@@ -48,7 +48,7 @@ public final class ThreadJob implements ThreadWireUp.Job {
     private final Map<String, String> environment;
     private final long wireupTimeoutMillis;
     private final RankBody body;
-    private final JmpiRun.Listener listener;
+    private final Launcher.Listener listener;
     private final String jobId;
     private final String keyHex;
     private final ConcurrentMap<String, Object> shared = new ConcurrentHashMap<>();
@@ -57,7 +57,7 @@ public final class ThreadJob implements ThreadWireUp.Job {
      * The ranks' lines until the job is ending: then the others only echo its cause, and a process
      * rank would have been killed before it could.
      */
-    private final JmpiRun.Listener untilEnding = new JmpiRun.Listener() {
+    private final Launcher.Listener untilEnding = new Launcher.Listener() {
         @Override
         public void line(int rank, boolean stderr, String line) {
             if (ending == null) {
@@ -93,7 +93,7 @@ public final class ThreadJob implements ThreadWireUp.Job {
      * @param listener        told each rank's lines, exits and the reason the job stops
      */
     public ThreadJob(int size, List<URL> applicationPath, Map<String, String> environment, Duration wireupTimeout,
-                     RankBody body, JmpiRun.Listener listener) {
+                     RankBody body, Launcher.Listener listener) {
         if (size < 1) {
             throw new IllegalArgumentException("a job needs at least one rank, not " + size);
         }
@@ -253,9 +253,9 @@ public final class ThreadJob implements ThreadWireUp.Job {
                 break;
             }
             if (cancelled) {
-                fail("the job was cancelled", JmpiRun.CANCELLED);
+                fail("the job was cancelled", Launcher.CANCELLED);
             } else if (System.nanoTime() > deadline) {
-                fail("the job ran longer than " + timeout.toSeconds() + " s", JmpiRun.TIMED_OUT);
+                fail("the job ran longer than " + timeout.toSeconds() + " s", Launcher.TIMED_OUT);
             }
         }
         if (finished.await(GRACE_MILLIS, TimeUnit.MILLISECONDS)) {

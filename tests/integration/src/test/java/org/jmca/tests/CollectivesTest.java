@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.jmca.launch.MpiJob;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -226,28 +228,33 @@ class CollectivesTest {
             Map.entry("scatter", List.of("basic_linear", "binomial", "linear_nb")));
 
     /**
-     * Every algorithm on real JVMs: job k forces algorithm k of every collective that has one
-     * (with small segments, so the pipelines cut messages), runs every collective of the API,
-     * checks the results, and the verbose report shows each forced algorithm ran.
+     * Every algorithm: job k forces algorithm k of every collective that has one (with small
+     * segments, so the pipelines cut messages), runs every collective of the API, checks the
+     * results, and the verbose report shows each forced algorithm ran. The ranks are threads of
+     * this JVM (the algorithms are the point, not the processes: a job takes a fraction of a second).
      */
     @ParameterizedTest(name = "algorithm {0} of every collective on {1} ranks")
     @CsvSource({"1, 3", "2, 3", "3, 3", "4, 3", "5, 3", "6, 3", "7, 3", "8, 3", "9, 3",
             "1, 4", "2, 4", "3, 4", "4, 4", "5, 4", "6, 4", "7, 4", "8, 4", "9, 4"})
-    void everyForcedAlgorithmGivesTheRightResults(int k, int np) {
-        List<String> flags = new ArrayList<>(List.of("--mca", "coll_base_verbose", "2"));
+    void everyForcedAlgorithmGivesTheRightResults(int k, int np) throws Exception {
+        MpiJob.Builder job = MpiJob.threads(np).classPath(Jmca.PROGRAMS).mca("mpi_warmup_ms", "0")
+                .mca("coll_base_verbose", "2");
         Map<String, String> expected = new java.util.TreeMap<>();
         ALGORITHMS.forEach((coll, names) -> {
             if (k <= names.size()) {
-                flags.addAll(List.of("--mca", "coll_tuned_" + coll + "_algorithm", String.valueOf(k),
-                        "--mca", "coll_tuned_" + coll + "_algorithm_segmentsize", "4k"));
+                job.mca("coll_tuned_" + coll + "_algorithm", String.valueOf(k))
+                        .mca("coll_tuned_" + coll + "_algorithm_segmentsize", "4k");
                 if (!names.get(k - 1).equals("two_proc")) {
                     expected.put(coll, " B on " + np + " ranks: algorithm " + k + " (" + names.get(k - 1) + ") [forced by");
                 }
             }
         });
-        Jmca.Result result = run(np, "Collectives", flags, "20000");
-        assertPassed(result, np, "collectives");
-        List<String> decisions = result.err().lines().filter(l -> l.startsWith("jmca: rank 0:")).toList();
+        MpiJob.Result result = job.main("org.jmca.tests.programs.Collectives", "20000").start()
+                .waitFor(Duration.ofMinutes(2));
+        for (int rank = 0; rank < np; rank++) {
+            assertThat(result.stdout(rank)).anyMatch(l -> l.startsWith("PASS collectives"));
+        }
+        List<String> decisions = result.stderr(0).stream().filter(l -> l.startsWith("jmca: rank 0:")).toList();
         expected.forEach((coll, decision) -> assertThat(decisions)
                 .as("%s ran algorithm %d", coll, k)
                 .anyMatch(l -> l.contains("coll:tuned: " + coll + " of ") && l.contains(decision)));

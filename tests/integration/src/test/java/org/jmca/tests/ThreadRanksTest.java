@@ -75,6 +75,17 @@ class ThreadRanksTest {
     }
 
     @Test
+    void aLambdaRunsOnEveryRankAsThreadsAndAsProcesses() throws Exception {
+        for (MpiJob.Builder job : List.of(MpiJob.threads(3), MpiJob.processes(3))) {
+            MpiJob.Result result = run(job.mca("mpi_warmup_ms", "0")
+                    .main(org.jmca.tests.programs.Lambdas.hello("hello"), "there"));
+            for (int rank = 0; rank < 3; rank++) {
+                assertThat(result.stdout(rank)).containsExactly("hello there from rank " + rank + " of 3, call 1");
+            }
+        }
+    }
+
+    @Test
     void aRankThatThrowsEndsTheJobNamingIt() {
         assertThatThrownBy(() -> run(threads(3).main(PROGRAMS + "Failing", "throw", "1")))
                 .isInstanceOfSatisfying(RankFailedException.class, e -> {

@@ -42,7 +42,7 @@ public final class Intercomms {
                 + Arrays.toString(worldRanks(inter.getRemoteGroup())));
         that(Arrays.equals(worldRanks(inter.getGroup()), localWorld), "local group");
 
-        pointToPoint(inter, me, remote);
+        pointToPoint(inter, me, remote, 5);
         for (int rootColour = 0; rootColour < 2; rootColour++) {
             rooted(inter, colour == rootColour, rootColour == 0 ? 0 : remote - 1, me, remote);
         }
@@ -62,12 +62,14 @@ public final class Intercomms {
 
         Intercomm copy = inter.dup();
         that(copy.isInter() && copy.getRemoteSize() == remote, "dup is an intercommunicator like its original");
-        pointToPoint(copy, me, remote);
+        pointToPoint(copy, me, remote, 6);
         Intercomm pending = inter.iDup();
-        pointToPoint(copy, me, remote); // other traffic while the iDup is under way
+        // other traffic while the iDup is under way; a tag of its own, or a quick sender's next
+        // round could meet a receive of the last one (ANY_SOURCE)
+        pointToPoint(copy, me, remote, 7);
         pending.getRequest().waitFor();
         that(pending.isInter() && pending.getRemoteSize() == remote, "iDup gives an intercommunicator");
-        pointToPoint(pending, me, remote);
+        pointToPoint(pending, me, remote, 8);
         pending.free();
 
         inter.setErrhandler(MPI.ERRORS_RETURN);
@@ -90,17 +92,17 @@ public final class Intercomms {
     }
 
     /** Every rank sends to every remote rank and receives from each, by rank and from any source. */
-    private static void pointToPoint(Intercomm inter, int me, int remote) throws MPIException {
+    private static void pointToPoint(Intercomm inter, int me, int remote, int tag) throws MPIException {
         mpi.Request[] sends = new mpi.Request[remote];
         int[][] out = new int[remote][];
         for (int r = 0; r < remote; r++) {
             out[r] = new int[] {localWorld[me] * 100 + r};
-            sends[r] = inter.iSend(java.nio.IntBuffer.wrap(out[r]), 1, MPI.INT, r, 5);
+            sends[r] = inter.iSend(java.nio.IntBuffer.wrap(out[r]), 1, MPI.INT, r, tag);
         }
         boolean[] seen = new boolean[remote];
         for (int i = 0; i < remote; i++) {
             int[] in = new int[1];
-            Status status = inter.recv(in, 1, MPI.INT, MPI.ANY_SOURCE, 5);
+            Status status = inter.recv(in, 1, MPI.INT, MPI.ANY_SOURCE, tag);
             int source = status.getSource();
             that(source >= 0 && source < remote && !seen[source], "source " + source);
             seen[source] = true;
