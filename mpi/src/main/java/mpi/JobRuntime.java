@@ -49,7 +49,8 @@ final class JobRuntime {
     final WireUp wireUp;
     final JobInfo job;
     final McaFrameworks frameworks;
-    final ProgressEngine progress;
+    /** The progress engine as MPI calls use it (see {@link #useLocking}). */
+    ProgressEngine progress;
     final List<BtlModule> btls;
     /** The host of each job rank. */
     final String[] hosts;
@@ -58,7 +59,16 @@ final class JobRuntime {
     private final Map<Integer, String> bridgedHosts = new HashMap<>();
     /** What this process's BTLs published. */
     final Map<String, String> published;
-    final PmlModule pml;
+    /** The PML as MPI calls use it (see {@link #useLocking}). */
+    PmlModule pml;
+    /** Without THREAD_MULTIPLE's lock: the engine's and PML's own, or owned under asynchronous progress. */
+    private final ProgressEngine plainProgress;
+    private final PmlModule plainPml;
+    private final ProgressEngine engine;
+    private final PmlModule engineFreePml;
+    /** With it, made when first used. */
+    private ProgressEngine lockedProgress;
+    private PmlModule lockedPml;
     /** The selected coll components, asked for every new communicator. */
     final List<CollSelection.Candidate> collCandidates;
     /** coll_base_verbose: 1 reports each communicator's table, 2 each call's algorithm. */
@@ -80,10 +90,11 @@ final class JobRuntime {
         this.peers = List.copyOf(peers);
         this.published = Map.copyOf(published);
         this.hosts = peers.stream().map(Peer::hostname).toArray(String[]::new);
-        // THREAD_MULTIPLE: one lock, taken on entering the library (see LockedProgress).
-        ProgressEngine entered = multiple ? new LockedProgress(progress) : progress;
-        this.progress = multiple ? entered : progress.isAsynchronous() ? new OwnedProgress(progress) : progress;
-        this.pml = multiple || progress.isAsynchronous() ? new OwnedPml(pml, entered) : pml;
+        this.engine = progress;
+        this.engineFreePml = pml;
+        this.plainProgress = progress.isAsynchronous() ? new OwnedProgress(progress) : progress;
+        this.plainPml = progress.isAsynchronous() ? new OwnedPml(pml, progress) : pml;
+        useLocking(multiple);
         this.collCandidates = frameworks.selection(Framework.COLL).statuses().stream()
                 .filter(s -> s.state() == ComponentStatus.State.SELECTED)
                 .map(s -> new CollSelection.Candidate((CollComponent) s.component(), s.priority()))
@@ -158,6 +169,21 @@ final class JobRuntime {
         } catch (IOException | RuntimeException e) {
             return Runtime.getRuntime().availableProcessors();
         }
+    }
+
+    /**
+     * THREAD_MULTIPLE's lock on every PML call, progress turn and bracketed MPI call
+     * ({@link LockedProgress}), or none. Set once at Init; the build's AOT training (AotTraining)
+     * turns it on for some of its rounds, so that the cache it makes holds the profiles of both
+     * paths and a THREAD_MULTIPLE job starts as warm as a single-threaded one.
+     */
+    void useLocking(boolean locked) {
+        if (locked && lockedProgress == null) {
+            lockedProgress = new LockedProgress(engine);
+            lockedPml = new OwnedPml(engineFreePml, lockedProgress);
+        }
+        progress = locked ? lockedProgress : plainProgress;
+        pml = locked ? lockedPml : plainPml;
     }
 
     /** The application thread enters an MPI call (see the class comment). */
