@@ -1,12 +1,8 @@
 package mpi;
 
-import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
-import org.jmca.mca.PerformanceVariable;
-import org.jmca.mca.progress.AsyncSources;
-import org.jmca.mca.progress.ProgressCallback;
 import org.jmca.mca.progress.ProgressEngine;
 
 /**
@@ -19,11 +15,10 @@ import org.jmca.mca.progress.ProgressEngine;
  * asked for the lock is handed it by the holder's release, so no wake-up can be lost. Only made
  * when the application asks for THREAD_MULTIPLE: the single-threaded path never sees the lock.
  */
-final class LockedProgress implements ProgressEngine {
+final class LockedProgress extends ProgressView {
     /** Empty turns a waiter spins before it yields its core, when it may (see {@link #waitUntil}). */
     private static final int SPINS = 100;
 
-    private final ProgressEngine engine;
     /** Fair: a waiter that gives the lock up between turns cannot take it straight back from the thread that asked. */
     private final ReentrantLock lock = new ReentrantLock(true);
     /** Threads in {@link #waitUntil} now. */
@@ -32,7 +27,7 @@ final class LockedProgress implements ProgressEngine {
     private final boolean engineSpins;
 
     LockedProgress(ProgressEngine engine) {
-        this.engine = engine;
+        super(engine);
         this.engineSpins = engine.waitStrategy().equals("spin");
     }
 
@@ -94,40 +89,5 @@ final class LockedProgress implements ProgressEngine {
                 enter();
             }
         }
-    }
-
-    @Override
-    public Registration register(ProgressCallback callback, Priority priority) {
-        return engine.register(callback, priority);
-    }
-
-    @Override
-    public boolean isAsynchronous() {
-        return engine.isAsynchronous();
-    }
-
-    @Override
-    public void startAsync(AsyncSources sources) {
-        engine.startAsync(sources);
-    }
-
-    @Override
-    public boolean onHelperThread() {
-        return engine.onHelperThread();
-    }
-
-    @Override
-    public List<PerformanceVariable> performanceVariables() {
-        return engine.performanceVariables();
-    }
-
-    @Override
-    public String waitStrategy() {
-        return engine.waitStrategy();
-    }
-
-    @Override
-    public void close() {
-        engine.close();
     }
 }

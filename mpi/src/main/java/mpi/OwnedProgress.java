@@ -1,21 +1,15 @@
 package mpi;
 
-import java.util.List;
 import java.util.function.BooleanSupplier;
-import org.jmca.mca.PerformanceVariable;
-import org.jmca.mca.progress.AsyncSources;
-import org.jmca.mca.progress.ProgressCallback;
 import org.jmca.mca.progress.ProgressEngine;
 
 /**
  * The progress engine as MPI calls use it under asynchronous progress: a turn or a wait is made
  * inside the library, owning progress, so the helper thread stays out of it.
  */
-final class OwnedProgress implements ProgressEngine {
-    private final ProgressEngine engine;
-
+final class OwnedProgress extends ProgressView {
     OwnedProgress(ProgressEngine engine) {
-        this.engine = engine;
+        super(engine);
     }
 
     @Override
@@ -39,11 +33,6 @@ final class OwnedProgress implements ProgressEngine {
     }
 
     @Override
-    public Registration register(ProgressCallback callback, Priority priority) {
-        return engine.register(callback, priority);
-    }
-
-    @Override
     public void enter() {
         engine.enter();
     }
@@ -51,35 +40,5 @@ final class OwnedProgress implements ProgressEngine {
     @Override
     public void exit() {
         engine.exit();
-    }
-
-    @Override
-    public boolean isAsynchronous() {
-        return true;
-    }
-
-    @Override
-    public void startAsync(AsyncSources sources) {
-        engine.startAsync(sources);
-    }
-
-    @Override
-    public boolean onHelperThread() {
-        return engine.onHelperThread();
-    }
-
-    @Override
-    public List<PerformanceVariable> performanceVariables() {
-        return engine.performanceVariables();
-    }
-
-    @Override
-    public String waitStrategy() {
-        return engine.waitStrategy();
-    }
-
-    @Override
-    public void close() {
-        engine.close();
     }
 }

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import org.jmca.btl.base.CrossMemory;
 import org.jmca.btl.base.FutexDoorbell;
+import org.jmca.btl.base.IncomingRings;
 import org.jmca.btl.base.SharedRing;
 import org.jmca.mca.btl.BtlDoorbell;
 import org.jmca.mca.btl.BtlEndpoint;
@@ -34,8 +35,7 @@ final class SmBtlModule implements BtlModule {
     private final Arena arena = Arena.ofShared();
     private final SmSegment own;
     private final Thread removeOnExit;
-    private SharedRing[] incoming = new SharedRing[0];
-    private SharedRing.Handler[] handlers = new SharedRing.Handler[0];
+    private final IncomingRings incoming = new IncomingRings();
     private BtlReceiver receiver;
     private boolean finalized;
     /** Reads peers' memory for messages of at least {@link #singleCopyMin} bytes; null when not used. */
@@ -96,8 +96,7 @@ final class SmBtlModule implements BtlModule {
             rings.add(own.ring(peer.rank()));
             ringHandlers.add((tag, data, offset, length) -> receiver.onFragment(endpoint, tag, data, offset, length));
         }
-        incoming = rings.toArray(SharedRing[]::new);
-        handlers = ringHandlers.toArray(SharedRing.Handler[]::new);
+        incoming.set(rings, ringHandlers);
         if (own.expect(rings.size())) {
             removeFile(own.path);
         }
@@ -152,21 +151,11 @@ final class SmBtlModule implements BtlModule {
 
     @Override
     public int progress() {
-        int events = 0;
-        SharedRing[] rings = incoming;
-        for (int i = 0; i < rings.length; i++) {
-            events += rings[i].poll(handlers[i]);
-        }
-        return events;
+        return incoming.poll();
     }
 
     private boolean hasArrivals() {
-        for (SharedRing ring : incoming) {
-            if (ring.hasRecord()) {
-                return true;
-            }
-        }
-        return false;
+        return incoming.hasRecord();
     }
 
     @Override
@@ -180,8 +169,7 @@ final class SmBtlModule implements BtlModule {
             return;
         }
         finalized = true;
-        incoming = new SharedRing[0];
-        handlers = new SharedRing.Handler[0];
+        incoming.clear();
         removeFile(own.path);
         try {
             Runtime.getRuntime().removeShutdownHook(removeOnExit);

@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import org.jmca.btl.base.IncomingRings;
 import org.jmca.btl.base.SharedRing;
 import org.jmca.mca.BulkCopy;
 import org.jmca.mca.btl.BtlEndpoint;
@@ -23,8 +24,7 @@ final class ThreadBtlModule implements BtlModule {
     private final int rank;
     private final ThreadFabric fabric;
     private final BtlProperties properties;
-    private SharedRing[] incoming = new SharedRing[0];
-    private SharedRing.Handler[] handlers = new SharedRing.Handler[0];
+    private final IncomingRings incoming = new IncomingRings();
     private BtlReceiver receiver;
     /**
      * Memory exposed for GET, by key. Written by this rank before the rendezvous record that names
@@ -77,8 +77,7 @@ final class ThreadBtlModule implements BtlModule {
             rings.add(fabric.ring(peer.rank(), rank));
             ringHandlers.add((tag, data, offset, length) -> receiver.onFragment(endpoint, tag, data, offset, length));
         }
-        incoming = rings.toArray(SharedRing[]::new);
-        handlers = ringHandlers.toArray(SharedRing.Handler[]::new);
+        incoming.set(rings, ringHandlers);
         return endpoints;
     }
 
@@ -137,12 +136,7 @@ final class ThreadBtlModule implements BtlModule {
 
     @Override
     public int progress() {
-        int events = 0;
-        SharedRing[] rings = incoming;
-        for (int i = 0; i < rings.length; i++) {
-            events += rings[i].poll(handlers[i]);
-        }
-        return events;
+        return incoming.poll();
     }
 
     @Override
@@ -152,8 +146,7 @@ final class ThreadBtlModule implements BtlModule {
 
     @Override
     public void finalizeModule() {
-        incoming = new SharedRing[0];
-        handlers = new SharedRing.Handler[0];
+        incoming.clear();
         Arrays.fill(exposed, null);
     }
 }
