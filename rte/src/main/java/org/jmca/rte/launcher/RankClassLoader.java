@@ -26,7 +26,7 @@ final class RankClassLoader extends URLClassLoader {
     /** Packages that are never the rank's own: the JDK's and JMCA's runtime. */
     private static final List<String> SHARED = List.of("java.", "javax.", "jdk.", "sun.", "com.sun.",
             "org.jmca.mca.", "org.jmca.config.", "org.jmca.progress.", "org.jmca.btl.", "org.jmca.pml.",
-            "org.jmca.coll.", "org.jmca.osc.", "org.jmca.rte.", "org.jmca.launch.", "org.jmca.mpi.",
+            "org.jmca.coll.", "org.jmca.osc.", "org.jmca.rte.", "org.jmca.launch.",
             "org.jmca.junit.");
 
     static {
