@@ -173,9 +173,9 @@ final class JobRuntime {
 
     /**
      * THREAD_MULTIPLE's lock on every PML call, progress turn and bracketed MPI call
-     * ({@link LockedProgress}), or none. Set once at Init; the build's AOT training (AotTraining)
-     * turns it on for some of its rounds, so that the cache it makes holds the profiles of both
-     * paths and a THREAD_MULTIPLE job starts as warm as a single-threaded one.
+     * ({@link LockedProgress}), or none; set at Init. (The build's AOT training does not run the
+     * locked path: with it in the cache, the single-threaded ping-pong's first calls were 3x
+     * slower at one message size, see BENCHMARKS.md.)
      */
     void useLocking(boolean locked) {
         if (locked && lockedProgress == null) {

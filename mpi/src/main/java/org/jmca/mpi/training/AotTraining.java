@@ -35,8 +35,6 @@ public final class AotTraining {
         long[] longs = {rank};
         long[] longResult = new long[1];
         for (int i = 0; i < rounds; i++) {
-            // One round in four with THREAD_MULTIPLE's lock, so that the cache has both paths.
-            locking(i % 4 == 3);
             if (peer < size) {
                 exchange(rank, peer, small, 8);
             }
@@ -61,30 +59,7 @@ public final class AotTraining {
                 MPI.COMM_WORLD.bcast(large, LARGE, MPI.BYTE, 0);
             }
         }
-        locking(false);
         MPI.Finalize();
-    }
-
-    private static Object runtime;
-    private static java.lang.reflect.Method useLocking;
-
-    /**
-     * Switches the runtime's THREAD_MULTIPLE lock on or off (JobRuntime.useLocking, reached by
-     * reflection: a training tool of JMCA's own jars, not part of the mpi API).
-     */
-    private static void locking(boolean on) {
-        try {
-            if (useLocking == null) {
-                java.lang.reflect.Field field = MPI.class.getDeclaredField("runtime");
-                field.setAccessible(true);
-                runtime = field.get(null);
-                useLocking = runtime.getClass().getDeclaredMethod("useLocking", boolean.class);
-                useLocking.setAccessible(true);
-            }
-            useLocking.invoke(runtime, on);
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException("AotTraining cannot switch THREAD_MULTIPLE's lock", e);
-        }
     }
 
     /** A ping-pong: the lower rank sends first. */
