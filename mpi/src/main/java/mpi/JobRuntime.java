@@ -38,8 +38,8 @@ import org.jmca.rte.WireUp;
  * parameters → frameworks (selection) → progress engine → BTL modules → address exchange → PML →
  * asynchronous progress.
  *
- * <p>Under asynchronous progress, {@link #pml} and {@link #progress} are views that enter the
- * library around each call; MPI calls that make several of them bracket themselves with
+ * <p>Under asynchronous progress and under THREAD_MULTIPLE, {@link #pml} and {@link #progress}
+ * are views that enter the library around each call; MPI calls that make several of them bracket themselves with
  * {@link #enter()} and {@link #exit()} as well, so the application counts as inside the library
  * for the whole call.
  */
@@ -49,8 +49,8 @@ final class JobRuntime {
     final WireUp wireUp;
     final JobInfo job;
     final McaFrameworks frameworks;
-    /** The progress engine as MPI calls use it (see {@link #useLocking}). */
-    ProgressEngine progress;
+    /** The progress engine as MPI calls use it: locked under THREAD_MULTIPLE, owned under asynchronous progress. */
+    final ProgressEngine progress;
     final List<BtlModule> btls;
     /** The host of each job rank. */
     final String[] hosts;
@@ -59,16 +59,8 @@ final class JobRuntime {
     private final Map<Integer, String> bridgedHosts = new HashMap<>();
     /** What this process's BTLs published. */
     final Map<String, String> published;
-    /** The PML as MPI calls use it (see {@link #useLocking}). */
-    PmlModule pml;
-    /** Without THREAD_MULTIPLE's lock: the engine's and PML's own, or owned under asynchronous progress. */
-    private final ProgressEngine plainProgress;
-    private final PmlModule plainPml;
-    private final ProgressEngine engine;
-    private final PmlModule engineFreePml;
-    /** With it, made when first used. */
-    private ProgressEngine lockedProgress;
-    private PmlModule lockedPml;
+    /** The PML as MPI calls use it: each call inside the library under THREAD_MULTIPLE or asynchronous progress. */
+    final PmlModule pml;
     /** The selected coll components, asked for every new communicator. */
     final List<CollSelection.Candidate> collCandidates;
     /** coll_base_verbose: 1 reports each communicator's table, 2 each call's algorithm. */
@@ -90,11 +82,12 @@ final class JobRuntime {
         this.peers = List.copyOf(peers);
         this.published = Map.copyOf(published);
         this.hosts = peers.stream().map(Peer::hostname).toArray(String[]::new);
-        this.engine = progress;
-        this.engineFreePml = pml;
-        this.plainProgress = progress.isAsynchronous() ? new OwnedProgress(progress) : progress;
-        this.plainPml = progress.isAsynchronous() ? new OwnedPml(pml, progress) : pml;
-        useLocking(multiple);
+        // THREAD_MULTIPLE: one lock, taken on entering the library (LockedProgress). The build's AOT
+        // training does not run this path: with it in the cache, the single-threaded ping-pong's
+        // first calls were 3x slower at one message size (see BENCHMARKS.md).
+        ProgressEngine entered = multiple ? new LockedProgress(progress) : progress;
+        this.progress = multiple ? entered : progress.isAsynchronous() ? new OwnedProgress(progress) : progress;
+        this.pml = multiple || progress.isAsynchronous() ? new OwnedPml(pml, entered) : pml;
         this.collCandidates = frameworks.selection(Framework.COLL).statuses().stream()
                 .filter(s -> s.state() == ComponentStatus.State.SELECTED)
                 .map(s -> new CollSelection.Candidate((CollComponent) s.component(), s.priority()))
@@ -169,21 +162,6 @@ final class JobRuntime {
         } catch (IOException | RuntimeException e) {
             return Runtime.getRuntime().availableProcessors();
         }
-    }
-
-    /**
-     * THREAD_MULTIPLE's lock on every PML call, progress turn and bracketed MPI call
-     * ({@link LockedProgress}), or none; set at Init. (The build's AOT training does not run the
-     * locked path: with it in the cache, the single-threaded ping-pong's first calls were 3x
-     * slower at one message size, see BENCHMARKS.md.)
-     */
-    void useLocking(boolean locked) {
-        if (locked && lockedProgress == null) {
-            lockedProgress = new LockedProgress(engine);
-            lockedPml = new OwnedPml(engineFreePml, lockedProgress);
-        }
-        progress = locked ? lockedProgress : plainProgress;
-        pml = locked ? lockedPml : plainPml;
     }
 
     /** The application thread enters an MPI call (see the class comment). */

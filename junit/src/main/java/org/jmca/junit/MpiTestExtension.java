@@ -89,15 +89,22 @@ final class MpiTestExtension implements TestTemplateInvocationContextProvider {
             URL location = testClass.getProtectionDomain().getCodeSource().getLocation();
             ThreadJob job = new ThreadJob(ranks, List.of(location), environment(), Duration.ofSeconds(60),
                     this::runRank, this);
+            int[] status = {-1};
+            Throwable[] broken = {null};
             Thread runner = Thread.ofPlatform().name("jmca-mpitest").daemon().unstarted(() -> {
                 try {
-                    job.run(Duration.ZERO);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
+                    status[0] = job.run(Duration.ZERO);
+                } catch (Throwable e) {
+                    broken[0] = e;
                 }
             });
             runner.start();
-            runner.join(Duration.ofSeconds(test.timeoutSeconds()));
+            try {
+                runner.join(Duration.ofSeconds(test.timeoutSeconds()));
+            } catch (InterruptedException e) {
+                job.cancel();
+                throw e;
+            }
             if (runner.isAlive()) {
                 String stacks = job.stacks().entrySet().stream()
                         .map(rank -> "rank " + rank.getKey() + ":\n" + Arrays.stream(rank.getValue())
@@ -121,8 +128,10 @@ final class MpiTestExtension implements TestTemplateInvocationContextProvider {
                     throw reported;
                 }
             }
-            if (stopping != null) {
-                throw new AssertionError(method.getName() + " on " + ranks + " ranks: " + stopping);
+            if (stopping != null || broken[0] != null || status[0] != 0) {
+                throw new AssertionError(method.getName() + " on " + ranks + " ranks: "
+                        + (stopping != null ? stopping : broken[0] != null ? "the job could not run: " + broken[0]
+                        : "the job ended with status " + status[0]), broken[0]);
             }
         }
 
@@ -172,7 +181,9 @@ final class MpiTestExtension implements TestTemplateInvocationContextProvider {
 
         @Override
         public void stopping(String why) {
-            stopping = why;
+            if (stopping == null) { // the first reason is the cause
+                stopping = why;
+            }
         }
     }
 }

@@ -90,6 +90,7 @@ public final class MpiJob {
         private PrintStream err = QUIET;
         private boolean attached;
         private boolean keepOutput = true;
+        private boolean started;
 
         private Builder(LaunchOptions options, boolean fromCode) {
             this.options = options;
@@ -158,30 +159,28 @@ public final class MpiJob {
         /** The class whose {@code main} every rank runs, and its arguments. */
         public Builder main(String className, String... arguments) {
             options.program(className, List.of(arguments));
+            mainLocation = null;
             return this;
         }
 
         public Builder main(Class<?> mainClass, String... arguments) {
+            main(mainClass.getName(), arguments);
             mainLocation = location(mainClass);
-            return main(mainClass.getName(), arguments);
+            return this;
         }
 
         /**
          * A lambda every rank runs with {@code arguments}, as a main method would be:
-         * {@code args -> { MPI.Init(args); ...; MPI.Finalize(); }}. The class that writes it is on
-         * the job's class path by default (its jar or directory), so that each rank makes the
-         * lambda again from it.
+         * {@code args -> { MPI.Init(args); ...; MPI.Finalize(); }}. Each rank makes the lambda
+         * again from its copy of the class that wrote it, which must be on the job's class path
+         * (by default it is: this JVM's for processes, the class's jar or directory for threads).
          */
         public Builder main(RankMain body, String... arguments) {
-            Class<?> writer = RankMainRunner.writer(body);
             String[] line = new String[arguments.length + 1];
             line[0] = RankMainRunner.encode(body);
             System.arraycopy(arguments, 0, line, 1, arguments.length);
             main(RankMainRunner.class.getName(), line);
-            String where = location(writer);
-            if (classPath.isEmpty() && where != null) {
-                classPath.add(where);
-            }
+            mainLocation = location(RankMainRunner.writer(body));
             return this;
         }
 
@@ -196,7 +195,8 @@ public final class MpiJob {
 
         /** Stops the job after this long (default: never). */
         public Builder timeout(Duration limit) {
-            options.timeout((int) Math.max(1, limit.toSeconds()));
+            options.timeout(limit.isZero() || limit.isNegative() ? 0
+                    : (int) Math.min(Integer.MAX_VALUE, Math.max(1, limit.toSeconds())));
             return this;
         }
 
@@ -208,9 +208,9 @@ public final class MpiJob {
         }
 
         /**
-         * Gives the job this JVM's standard input (rank 0 reads it) and passes the signals this JVM
-         * gets (SIGINT, SIGTERM, SIGUSR1, ...) on to the ranks, as jmpirun does. By default a
-         * program that starts jobs keeps both.
+         * Gives the job this JVM's standard input (rank 0 reads it) and passes the SIGUSR1 and
+         * SIGUSR2 this JVM gets on to the ranks, as jmpirun does. By default a program that starts
+         * jobs keeps both.
          */
         public Builder attachTerminal() {
             this.attached = true;
@@ -223,8 +223,12 @@ public final class MpiJob {
             return this;
         }
 
-        /** Starts the job; its ranks run while this returns. */
+        /** Starts the job; its ranks run while this returns. A builder starts one job. */
         public MpiJob start() {
+            if (started) {
+                throw new IllegalStateException("this builder has started its job already: make another for the next");
+            }
+            started = true;
             if (fromCode && !options.hasProgram()) {
                 throw new IllegalStateException("no main class: call main(...) first");
             }
@@ -268,7 +272,9 @@ public final class MpiJob {
 
             @Override
             public void stopping(String why) {
-                stopReason = why;
+                if (stopReason == null) { // the first reason is the cause; later ones follow from it
+                    stopReason = why;
+                }
             }
         }, builder.attached);
         this.status = new CompletableFuture<>();

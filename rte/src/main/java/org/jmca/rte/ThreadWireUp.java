@@ -57,8 +57,10 @@ public final class ThreadWireUp implements WireUp {
         }
         int rank = Integer.parseInt(env.get(EmbeddedWireUp.ENV_RANK));
         int size = Integer.parseInt(env.get(EmbeddedWireUp.ENV_SIZE));
+        String session = env.get(EmbeddedWireUp.ENV_SESSION_DIR);
         return new ThreadWireUp(new JobInfo(rank, size, size, rank, env.get(EmbeddedWireUp.ENV_JOB_ID),
-                HexFormat.of().parseHex(env.get(EmbeddedWireUp.ENV_JOB_KEY)), Hostname.local(), null), hub);
+                HexFormat.of().parseHex(env.get(EmbeddedWireUp.ENV_JOB_KEY)), Hostname.local(),
+                session == null ? null : java.nio.file.Path.of(session)), hub);
     }
 
     @Override

@@ -65,6 +65,9 @@ public interface WireUp extends AutoCloseable {
 
     /** Which wire-up a process with this environment uses, and why, in words (for jmca-info). */
     static String describe(Map<String, String> env) {
+        if (env.containsKey(ThreadWireUp.ENV_JOB)) {
+            return "thread: a rank of thread job " + env.get(ThreadWireUp.ENV_JOB) + " in this JVM";
+        }
         if (env.containsKey(EmbeddedWireUp.ENV_SERVER)) {
             return "embedded: jmpirun started this process (" + EmbeddedWireUp.ENV_SERVER + "="
                     + env.get(EmbeddedWireUp.ENV_SERVER) + ")";

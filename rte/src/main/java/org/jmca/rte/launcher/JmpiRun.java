@@ -11,10 +11,12 @@ import picocli.CommandLine.Mixin;
 /**
  * {@code jmpirun}: its flags ({@link LaunchOptions}) make a job of the launch API
  * ({@link MpiJob}), which runs it, printing the ranks' output here, giving rank 0 this process's
- * standard input and the ranks its signals; jmpirun exits with the job's status.
+ * standard input (thread ranks share it) and the ranks its SIGUSR1 and SIGUSR2; jmpirun exits
+ * with the job's status.
  */
 @Command(name = "jmpirun", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Runs an MPI program on N processes, on this host or on the hosts given.",
+        description = {"Runs an MPI program on N processes, on this host or on the hosts given, or on N threads of"
+                + " this JVM (--ranks-as threads).",
                 "  jmpirun -np 4 [--mca NAME VALUE]... [-cp CLASSPATH] CLASS [ARGS...]",
                 "  jmpirun -np 4 --host h1:2,h2:2 [--map-by slot|node] ... CLASS [ARGS...]",
                 "  jmpirun -np 4 [--mca NAME VALUE]... -jar JAR [ARGS...]"})

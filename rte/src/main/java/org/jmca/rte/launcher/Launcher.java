@@ -27,7 +27,6 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.jmca.config.McaSources;
 import org.jmca.mca.ComponentRepository;
-import org.jmca.mca.McaException;
 import org.jmca.mca.McaFrameworks;
 import org.jmca.rte.EmbeddedWireUp;
 import org.jmca.rte.Hostname;
@@ -47,10 +46,9 @@ public final class Launcher implements Callable<Integer> {
     public static final String ENV_MCA = McaSources.ENV_COMMAND_LINE;
     public static final String ENV_TUNE = McaSources.ENV_TUNE_FILES;
     /** The status of a job stopped by --timeout, as timeout(1) returns. */
-    public static final int TIMED_OUT = 124;
+    static final int TIMED_OUT = 124;
     /** The status of a job stopped by {@link #cancel()}, as for an interrupt. */
-    public static final int CANCELLED = 130;
-
+    static final int CANCELLED = 130;
 
     private final LaunchOptions options;
     private final PrintStream out;
@@ -81,7 +79,7 @@ public final class Launcher implements Callable<Integer> {
         /** A line a rank wrote. */
         void line(int rank, boolean stderr, String line);
 
-        /** A rank's process ended with {@code status}. */
+        /** A rank (its process, or its thread) ended with {@code status}. */
         void exited(int rank, int status);
 
         /** The job is being stopped because of {@code why} (a rank's failure, the time limit, a cancel). */
@@ -250,16 +248,14 @@ public final class Launcher implements Callable<Integer> {
             throw new IllegalArgumentException("--ranks-as threads runs every rank in jmpirun's own JVM, so "
                     + notHere + " cannot apply");
         }
-        env.put(ENV_MCA, McaSources.encodeCommandLine(options.mcaOptions.mcaPairs()));
-        env.put(ENV_TUNE, options.mcaOptions.tuneFiles().stream().map(f -> f.toAbsolutePath().toString())
-                .collect(Collectors.joining(",")));
-        String lib = System.getProperty("jmca.lib");
-        if (lib != null) {
-            env.put(ENV_LIB, lib);
-        }
+        env.putAll(parametersAndLib());
         List<URL> path = new ArrayList<>();
         for (String entry : userClassPath) {
-            path.add(Path.of(entry).toAbsolutePath().toUri().toURL());
+            // a JVM expands "dir/*" to the jars in dir; a class loader does not
+            List<Path> entries = entry.endsWith("*") ? jarsIn(Path.of(entry).getParent()) : List.of(Path.of(entry));
+            for (Path each : entries) {
+                path.add(each.toAbsolutePath().toUri().toURL());
+            }
         }
         try (RankOutput output = new RankOutput(options.tagOutput, out, err, options.outputDirectory, listener)) {
             ThreadJob job = new ThreadJob(size, path, env, Duration.ofSeconds(options.wireupTimeout),
@@ -288,8 +284,31 @@ public final class Launcher implements Callable<Integer> {
             if (cancelled) {
                 job.cancel();
             }
-            return job.run(options.timeout > 0 ? Duration.ofSeconds(options.timeout) : Duration.ZERO);
+            try {
+                return job.run(options.timeout > 0 ? Duration.ofSeconds(options.timeout) : Duration.ZERO);
+            } finally {
+                threadJob = null; // a finished job's ranks must not stay reachable through this launcher
+            }
         }
+    }
+
+    private static List<Path> jarsIn(Path directory) throws IOException {
+        try (var files = Files.list(directory == null ? Path.of(".") : directory)) {
+            return files.filter(f -> f.toString().endsWith(".jar") || f.toString().endsWith(".JAR")).sorted().toList();
+        }
+    }
+
+    /** The ranks' variables for jmpirun's --mca and --tune, and where JMCA's jars are. */
+    private Map<String, String> parametersAndLib() {
+        Map<String, String> env = new HashMap<>();
+        env.put(ENV_MCA, McaSources.encodeCommandLine(options.mcaOptions.mcaPairs()));
+        env.put(ENV_TUNE, options.mcaOptions.tuneFiles().stream().map(f -> f.toAbsolutePath().toString())
+                .collect(Collectors.joining(",")));
+        String lib = System.getProperty("jmca.lib");
+        if (lib != null) {
+            env.put(ENV_LIB, lib); // where a rank that spawns a job finds the launcher
+        }
+        return env;
     }
 
     /**
@@ -594,14 +613,8 @@ public final class Launcher implements Callable<Integer> {
         env.put(EmbeddedWireUp.ENV_LOCAL_RANK, String.valueOf(p.localRank()));
         env.put(EmbeddedWireUp.ENV_JOB_ID, jobId);
         env.put(EmbeddedWireUp.ENV_JOB_KEY, keyHex);
-        String lib = System.getProperty("jmca.lib");
-        if (lib != null) {
-            env.put(ENV_LIB, lib); // where a rank that spawns a job finds the launcher
-        }
         env.put(EmbeddedWireUp.ENV_TIMEOUT, String.valueOf(options.wireupTimeout + 10));
-        env.put(ENV_MCA, McaSources.encodeCommandLine(options.mcaOptions.mcaPairs()));
-        env.put(ENV_TUNE, options.mcaOptions.tuneFiles().stream().map(f -> f.toAbsolutePath().toString())
-                .collect(Collectors.joining(",")));
+        env.putAll(parametersAndLib());
         return env;
     }
 }

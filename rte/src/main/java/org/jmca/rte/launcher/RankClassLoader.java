@@ -3,6 +3,7 @@ package org.jmca.rte.launcher;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.lang.classfile.ClassFile;
 import java.net.MalformedURLException;
 import java.net.URI;
 import java.net.URL;
@@ -12,7 +13,9 @@ import java.security.ProtectionDomain;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.IntConsumer;
+import java.util.stream.Collectors;
 
 /**
  * The class loader of one thread rank, as MPJ Express and FastMPJ give each: the {@code mpi}
@@ -33,7 +36,12 @@ final class RankClassLoader extends URLClassLoader {
         registerAsParallelCapable();
     }
 
+    /** The packages of the JDK's own modules: never the rank's, whatever the application bundles. */
+    private static final Set<String> JDK_PACKAGES = ModuleLayer.boot().modules().stream()
+            .flatMap(module -> module.getPackages().stream()).collect(Collectors.toUnmodifiableSet());
+
     private final Map<String, String> environment;
+    private final ClassFile classFiles = SystemCallRedirect.classFiles(this);
     private final IntConsumer exits;
     private final Map<String, ProtectionDomain> domains = new ConcurrentHashMap<>();
 
@@ -82,21 +90,18 @@ final class RankClassLoader extends URLClassLoader {
                 return null;
             }
         }
-        return findResource(file);
+        int dot = name.lastIndexOf('.');
+        return dot > 0 && JDK_PACKAGES.contains(name.substring(0, dot)) ? null : findResource(file);
     }
 
     private Class<?> define(String name, URL classFile) throws ClassNotFoundException {
         byte[] bytes;
         try (InputStream in = classFile.openStream()) {
-            bytes = SystemCallRedirect.apply(in.readAllBytes(), this);
+            bytes = SystemCallRedirect.apply(name, in.readAllBytes(), classFiles);
         } catch (IOException e) {
             throw new ClassNotFoundException(name + ": cannot read " + classFile, e);
         }
-        int dot = name.lastIndexOf('.');
-        if (dot > 0 && getDefinedPackage(name.substring(0, dot)) == null) {
-            definePackage(name.substring(0, dot), null, null, null, null, null, null, null);
-        }
-        return defineClass(name, bytes, 0, bytes.length, domain(classFile, name));
+        return defineClass(name, bytes, 0, bytes.length, domain(classFile, name)); // it defines the package too
     }
 
     /** The protection domain of the jar or directory {@code classFile} lies in, so getCodeSource works. */

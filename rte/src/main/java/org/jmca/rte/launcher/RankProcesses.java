@@ -15,8 +15,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The ranks' JVMs on this host: started with their environment, their output forwarded line by
- * line to {@link RankOutput}, standard input forwarded to rank 0, and stopped together when the
- * job fails.
+ * line to {@link RankOutput}, standard input forwarded to rank 0 when the launcher is jmpirun's
+ * own process, and stopped together when the job fails.
  */
 final class RankProcesses {
     private final Map<Integer, Process> processes = new TreeMap<>();

@@ -41,8 +41,9 @@ final class RankStreams {
         if (users++ == 0) {
             out = System.out;
             err = System.err;
-            System.setOut(new PrintStream(new Router(out, false), true, StandardCharsets.UTF_8));
-            System.setErr(new PrintStream(new Router(err, true), true, StandardCharsets.UTF_8));
+            // the original streams' encodings, so that what other threads print is unchanged
+            System.setOut(new PrintStream(new Router(out, false), true, out.charset()));
+            System.setErr(new PrintStream(new Router(err, true), true, err.charset()));
         }
     }
 

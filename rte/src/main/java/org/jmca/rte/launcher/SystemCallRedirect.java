@@ -23,12 +23,32 @@ final class SystemCallRedirect {
     private SystemCallRedirect() {
     }
 
-    static byte[] apply(byte[] classFile, ClassLoader loader) {
+    /** The class-file API as a rank's loader uses it: it finds the classes a rewritten method merges there. */
+    static ClassFile classFiles(ClassLoader loader) {
+        return ClassFile.of(ClassFile.ClassHierarchyResolverOption.of(ClassHierarchyResolver.defaultResolver()
+                .orElse(ClassHierarchyResolver.ofResourceParsing(loader)).cached()));
+    }
+
+    /**
+     * {@code classFile} with its exits and environment reads redirected, or as it is if it makes
+     * none. A class whose stack maps cannot be made again (a type it merges is missing, as an
+     * optional dependency may be) is left as it is, with a warning: it loads, as it would in a
+     * process, but its exit would end the JVM.
+     */
+    static byte[] apply(String name, byte[] classFile, ClassFile files) {
         if (!namesAny(classFile)) {
             return classFile;
         }
-        ClassFile files = ClassFile.of(ClassFile.ClassHierarchyResolverOption.of(ClassHierarchyResolver.defaultResolver()
-                .orElse(ClassHierarchyResolver.ofResourceParsing(loader))));
+        try {
+            return rewrite(classFile, files);
+        } catch (IllegalArgumentException e) {
+            System.err.println("jmca: warning: " + name + " is loaded as it is, its System.exit and System.getenv"
+                    + " not redirected to its thread rank: " + e.getMessage());
+            return classFile;
+        }
+    }
+
+    private static byte[] rewrite(byte[] classFile, ClassFile files) {
         boolean[] changed = {false};
         byte[] rewritten = files.transformClass(files.parse(classFile),
                 ClassTransform.transformingMethodBodies((code, element) -> {

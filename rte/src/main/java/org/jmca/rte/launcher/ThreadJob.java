@@ -1,5 +1,6 @@
 package org.jmca.rte.launcher;
 
+import java.io.IOException;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
@@ -12,6 +13,7 @@ import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.CountDownLatch;
@@ -30,8 +32,9 @@ import org.jmca.rte.WireUpException;
  * ({@link ThreadWireUp}) and talk through {@code btl/thread}. It ends as jmpirun's jobs do: when
  * every rank has finished, or at the first rank that fails (an exception, a non-zero exit, an
  * abort, returning without {@code MPI.Finalize} after {@code MPI.Init}), which the others learn at
- * their next MPI call. Nothing of the job stays behind in the JVM: its threads have ended, its
- * class loaders and their classes can be collected.
+ * their next MPI call. Nothing of the job stays behind in the JVM: its threads have ended (a rank
+ * busy outside MPI is interrupted, and named if it still runs), its class loaders and their
+ * classes can be collected.
  */
 public final class ThreadJob implements ThreadWireUp.Job {
     /** How long the other ranks may take to stop once the job is ending, before they are interrupted. */
@@ -76,6 +79,8 @@ public final class ThreadJob implements ThreadWireUp.Job {
         }
     };
     private final Thread[] threads;
+    private volatile boolean cancelled;
+    private Thread cleanUp;
 
     // Guarded by this.
     private PeerRecord[] arrivals;
@@ -138,12 +143,15 @@ public final class ThreadJob implements ThreadWireUp.Job {
 
     /**
      * Runs the job to its end and returns its status: 0 when every rank finished, else the failed
-     * rank's ({@link JmpiRun}'s statuses for a time limit and a cancel).
+     * rank's ({@link Launcher}'s statuses for a time limit and a cancel).
      *
      * @param timeout how long the job may run (zero: no limit)
      */
     public int run(Duration timeout) throws InterruptedException {
         SessionDirectory session = SessionDirectory.create(jobId);
+        // A signal ends the JVM and its thread ranks with it: their files go too.
+        cleanUp = new Thread(session::remove, "jmca-thread-job-cleanup");
+        Runtime.getRuntime().addShutdownHook(cleanUp);
         ThreadWireUp.register(jobId, this);
         RankStreams.install();
         List<RankClassLoader> loaders = new ArrayList<>();
@@ -161,10 +169,11 @@ public final class ThreadJob implements ThreadWireUp.Job {
                 threads[rank] = Thread.ofPlatform().name("jmca-rank-" + rank).daemon().unstarted(() -> {
                     RankStreams.attach(output);
                     try {
-                        runRank(r, loader);
+                        runRank(r, loader, output);
                     } finally {
-                        output.flush();
                         RankStreams.detach();
+                        // a thread that ended keeps its context loader: it must not pin the rank's classes
+                        Thread.currentThread().setContextClassLoader(null);
                         finished.countDown();
                     }
                 });
@@ -178,12 +187,18 @@ public final class ThreadJob implements ThreadWireUp.Job {
                 return status;
             }
         } finally {
+            try {
+                Runtime.getRuntime().removeShutdownHook(cleanUp);
+            } catch (IllegalStateException e) {
+                // the JVM is shutting down: the hook removes the directory
+            }
+            Arrays.fill(threads, null);
             ThreadWireUp.unregister(jobId);
             RankStreams.uninstall();
             for (RankClassLoader loader : loaders) {
                 try {
                     loader.close();
-                } catch (java.io.IOException ignored) {
+                } catch (IOException ignored) {
                     // the jars stay open until collected
                 }
             }
@@ -194,7 +209,9 @@ public final class ThreadJob implements ThreadWireUp.Job {
 
     private Map<String, String> rankEnvironment(int rank, SessionDirectory session) {
         Map<String, String> env = new HashMap<>(System.getenv());
-        env.remove(EmbeddedWireUp.ENV_SERVER); // were this JVM a rank of another job, its ranks are not
+        // were this JVM a rank of another job, its ranks are not: none of that job's wire-up
+        env.keySet().removeIf(name -> name.startsWith("PMIX_") || name.equals(EmbeddedWireUp.ENV_SERVER)
+                || name.equals("JMCA_PARENT_PORT"));
         env.putAll(environment);
         env.put(ThreadWireUp.ENV_JOB, jobId);
         env.put(EmbeddedWireUp.ENV_RANK, String.valueOf(rank));
@@ -207,14 +224,18 @@ public final class ThreadJob implements ThreadWireUp.Job {
         return env;
     }
 
-    private void runRank(int rank, ClassLoader loader) {
+    /** Runs rank {@code rank}'s body; what it wrote is told before how it ended (which may end the job). */
+    private void runRank(int rank, ClassLoader loader, RankStreams.Rank output) {
         try {
             body.run(rank, loader);
+            output.flush();
             ended(rank, 0);
         } catch (RankSystem.RankExit exit) {
+            output.flush();
             ended(rank, exit.status());
         } catch (Throwable failure) {
             failure.printStackTrace(); // into the rank's own stderr: this thread writes as the rank
+            output.flush();
             listener.exited(rank, 1);
             fail("rank " + rank + " threw " + failure, 1);
         }
@@ -271,11 +292,9 @@ public final class ThreadJob implements ThreadWireUp.Job {
         }
     }
 
-    private volatile boolean cancelled;
-
     /** Where each rank that still runs is now (for a report of a job that hangs). */
     public Map<Integer, StackTraceElement[]> stacks() {
-        Map<Integer, StackTraceElement[]> stacks = new java.util.TreeMap<>();
+        Map<Integer, StackTraceElement[]> stacks = new TreeMap<>();
         for (int rank = 0; rank < size; rank++) {
             Thread thread = threads[rank];
             if (thread != null && thread.isAlive()) {

@@ -25,10 +25,18 @@ class ThreadMultipleTest {
             @ForAll @IntRange(min = 1, max = 4) int threadPairs,
             @ForAll("transports") String btl,
             @ForAll long seed) throws Exception {
-        MpiJob.Result result = MpiJob.threads(ranks).classPath(Jmca.PROGRAMS).mca("mpi_warmup_ms", "0")
+        MpiJob job = MpiJob.threads(ranks).classPath(Jmca.PROGRAMS).mca("mpi_warmup_ms", "0")
                 .mca("btl", btl).main("org.jmca.tests.programs.ThreadMultiple", String.valueOf(threadPairs), "40",
                         String.valueOf(seed))
-                .start().waitFor(Duration.ofMinutes(2));
+                .start();
+        MpiJob.Result result;
+        try {
+            result = job.waitFor(Duration.ofMinutes(2));
+        } finally {
+            if (!job.isDone()) {
+                job.cancel(); // a hung try must not leave its ranks running into the next
+            }
+        }
         assertThat(result.status()).isZero();
         for (int rank = 0; rank < ranks; rank++) {
             assertThat(result.stdout(rank)).as("rank %d over %s", rank, btl)

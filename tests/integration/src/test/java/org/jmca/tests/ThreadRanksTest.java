@@ -29,8 +29,15 @@ class ThreadRanksTest {
         return MpiJob.threads(ranks).classPath(Jmca.PROGRAMS).mca("mpi_warmup_ms", "0");
     }
 
-    private static MpiJob.Result run(MpiJob.Builder job) throws Exception {
-        return job.start().waitFor(Duration.ofMinutes(2));
+    private static MpiJob.Result run(MpiJob.Builder builder) throws Exception {
+        MpiJob job = builder.start();
+        try {
+            return job.waitFor(Duration.ofMinutes(2));
+        } finally {
+            if (!job.isDone()) {
+                job.cancel(); // a hung job must not leave its ranks running into the next test
+            }
+        }
     }
 
     @ParameterizedTest(name = "{1} on {0} thread ranks")

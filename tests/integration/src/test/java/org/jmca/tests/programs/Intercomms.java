@@ -6,7 +6,6 @@ import static org.jmca.tests.programs.Check.that;
 
 import java.util.Arrays;
 import java.util.stream.IntStream;
-import mpi.Comm;
 import mpi.Intercomm;
 import mpi.Intracomm;
 import mpi.MPI;
