@@ -119,18 +119,8 @@ public final class LaunchOptions {
         return this;
     }
 
-    public LaunchOptions hostfile(Path file) {
-        this.hostfile = file;
-        return this;
-    }
-
     public LaunchOptions mapByNode(boolean byNode) {
         this.mapBy = byNode ? RankMap.MapBy.node : RankMap.MapBy.slot;
-        return this;
-    }
-
-    public LaunchOptions oversubscribe() {
-        this.oversubscribe = true;
         return this;
     }
 
@@ -146,11 +136,6 @@ public final class LaunchOptions {
 
     public LaunchOptions classPath(String path) {
         this.classPath = path;
-        return this;
-    }
-
-    public LaunchOptions wireupTimeout(int seconds) {
-        this.wireupTimeout = seconds;
         return this;
     }
 
