@@ -142,8 +142,11 @@ final class JobRuntime {
                 return 0;
             }, ProgressEngine.Priority.LOW);
         }
-        BtlDoorbell doorbell = btls.stream().map(BtlModule::doorbell).filter(d -> d != null).findFirst().orElse(null);
-        progress.startAsync(new AsyncSources(doorbell, pml::hasPendingReceives));
+        if (progress.isAsynchronous()) {
+            // asked for only here: a BTL may make its doorbell (futexes) when first asked
+            BtlDoorbell doorbell = btls.stream().map(BtlModule::doorbell).filter(d -> d != null).findFirst().orElse(null);
+            progress.startAsync(new AsyncSources(doorbell, pml::hasPendingReceives));
+        }
         return new JobRuntime(wireUp, frameworks, progress, btls, peers, published, pml, multiple);
     }
 

@@ -73,17 +73,18 @@ record UserBuffer(MemorySegment segment, Runnable afterReceive) {
 
     /** Bytes per element of a java.nio buffer. */
     static int elementSize(Buffer buffer) throws MPIException {
-        return switch (buffer) {
-            case ByteBuffer b -> 1;
-            case java.nio.CharBuffer b -> 2;
-            case java.nio.ShortBuffer b -> 2;
-            case java.nio.IntBuffer b -> 4;
-            case java.nio.FloatBuffer b -> 4;
-            case java.nio.LongBuffer b -> 8;
-            case java.nio.DoubleBuffer b -> 8;
-            default -> throw new MPIException(MPI.ERR_BUFFER, "a " + buffer.getClass().getSimpleName()
-                    + " is not a buffer JMCA can read");
-        };
+        // instanceof tests rather than a pattern switch: its bootstrap makes a class at run time,
+        // which the AOT cache does not keep
+        if (buffer instanceof ByteBuffer) {
+            return 1;
+        } else if (buffer instanceof java.nio.CharBuffer || buffer instanceof java.nio.ShortBuffer) {
+            return 2;
+        } else if (buffer instanceof java.nio.IntBuffer || buffer instanceof java.nio.FloatBuffer) {
+            return 4;
+        } else if (buffer instanceof java.nio.LongBuffer || buffer instanceof java.nio.DoubleBuffer) {
+            return 8;
+        }
+        throw new MPIException(MPI.ERR_BUFFER, "a " + buffer.getClass().getSimpleName() + " is not a buffer JMCA can read");
     }
 
     /** Every byte of an array or buffer, for a laid-out type. */
@@ -188,16 +189,23 @@ record UserBuffer(MemorySegment segment, Runnable afterReceive) {
 
     /** A heap segment over a primitive array (no cache: for short-lived copies). */
     static MemorySegment newSegment(Object array) {
-        return switch (array) {
-            case byte[] a -> MemorySegment.ofArray(a);
-            case char[] a -> MemorySegment.ofArray(a);
-            case short[] a -> MemorySegment.ofArray(a);
-            case int[] a -> MemorySegment.ofArray(a);
-            case long[] a -> MemorySegment.ofArray(a);
-            case float[] a -> MemorySegment.ofArray(a);
-            case double[] a -> MemorySegment.ofArray(a);
-            default -> throw new IllegalArgumentException("not a primitive array: " + array.getClass());
-        };
+        // instanceof tests rather than a pattern switch (see elementSize)
+        if (array instanceof byte[] a) {
+            return MemorySegment.ofArray(a);
+        } else if (array instanceof double[] a) {
+            return MemorySegment.ofArray(a);
+        } else if (array instanceof int[] a) {
+            return MemorySegment.ofArray(a);
+        } else if (array instanceof long[] a) {
+            return MemorySegment.ofArray(a);
+        } else if (array instanceof float[] a) {
+            return MemorySegment.ofArray(a);
+        } else if (array instanceof char[] a) {
+            return MemorySegment.ofArray(a);
+        } else if (array instanceof short[] a) {
+            return MemorySegment.ofArray(a);
+        }
+        throw new IllegalArgumentException("not a primitive array: " + array.getClass());
     }
 
     private static UserBuffer booleans(boolean[] values, int count, boolean forReceive) {

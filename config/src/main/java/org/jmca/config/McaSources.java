@@ -98,10 +98,14 @@ public final class McaSources {
     }
 
     static List<Map.Entry<String, String>> decodeCommandLine(String text) {
-        return text.lines().filter(line -> !line.isEmpty()).map(line -> {
+        List<Map.Entry<String, String>> pairs = new ArrayList<>();
+        for (String line : text.split("\n")) {
             int eq = line.indexOf('=');
-            return Map.entry(line.substring(0, eq), line.substring(eq + 1));
-        }).toList();
+            if (eq > 0) {
+                pairs.add(Map.entry(line.substring(0, eq), line.substring(eq + 1)));
+            }
+        }
+        return List.copyOf(pairs);
     }
 
     /** Sources with nothing set: tests add what they need. */

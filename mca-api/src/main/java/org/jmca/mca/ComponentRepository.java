@@ -2,7 +2,6 @@ package org.jmca.mca;
 
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.Iterator;
 import java.util.List;
@@ -97,7 +96,7 @@ public final class ComponentRepository {
     }
 
     private void sort() {
-        byFramework.values().forEach(list -> list.sort(Comparator.comparing(Component::name)));
+        byFramework.values().forEach(list -> list.sort((a, b) -> a.name().compareTo(b.name())));
     }
 
     private static String origin(Component component) {

@@ -1,7 +1,6 @@
 package org.jmca.mca;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
@@ -143,12 +142,20 @@ public final class McaFrameworks implements AutoCloseable {
                         + filter.text() + ", " + filter.source() + ") but cannot run here: " + s.reason()));
     }
 
+    /**
+     * Highest priority first, ties by name. (Written out: the JDK's comparator combinators are
+     * serializable lambdas, which the AOT cache does not keep, so each would be made at every start.)
+     */
+    private static int byPriorityThenName(ComponentStatus a, ComponentStatus b) {
+        int byPriority = Integer.compare(b.priority(), a.priority());
+        return byPriority != 0 ? byPriority : a.component().name().compareTo(b.component().name());
+    }
+
     /** Applies the framework's selection rule to the candidates; returns statuses, selected first. */
     private static List<ComponentStatus> select(Framework framework, List<ComponentStatus> statuses) {
         List<ComponentStatus> candidates = new ArrayList<>(statuses.stream()
                 .filter(s -> s.state() == State.SELECTED)
-                .sorted(Comparator.comparingInt(ComponentStatus::priority).reversed()
-                        .thenComparing(s -> s.component().name()))
+                .sorted(McaFrameworks::byPriorityThenName)
                 .toList());
         if (framework.selection() == Framework.Selection.SINGLE && candidates.size() > 1) {
             ComponentStatus winner = candidates.getFirst();

@@ -10,7 +10,6 @@ import java.net.Socket;
 import java.net.SocketException;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -66,7 +65,7 @@ public final class Reach {
             candidates.add(InetAddress.getByName(host));
         }
         List<InterfaceAddress> attached = attachedSubnets();
-        candidates.sort(Comparator.comparingInt(a -> onSubnet(a, attached) ? 0 : 1));
+        candidates.sort((a, b) -> Boolean.compare(!onSubnet(a, attached), !onSubnet(b, attached)));
         IOException last = new IOException("no address to try");
         for (InetAddress candidate : candidates) {
             Socket socket = new Socket();

@@ -2,8 +2,7 @@ package org.jmca.btl.base;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.lang.foreign.Arena;
-import java.lang.foreign.SymbolLookup;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.jmca.mca.btl.BtlEnvironment;
@@ -14,15 +13,38 @@ import org.jmca.mca.btl.BtlEnvironment;
  * the emulation's files live in.
  */
 public final class EmulatedDevice {
+    /** Where the dynamic linker looks after LD_LIBRARY_PATH and its cache. */
+    private static final String[] DEFAULT_LIBRARY_DIRECTORIES = {"/lib", "/usr/lib", "/lib64", "/usr/lib64"};
+
     private EmulatedDevice() {
     }
 
-    /** True if the shared library {@code name} ("libgm.so.0") can be loaded in this process. */
+    /**
+     * True if the dynamic linker would find the shared library {@code name} ("libgm.so.0"): in a
+     * directory of {@code LD_LIBRARY_PATH}, in its cache ({@code /etc/ld.so.cache}) or in a default
+     * directory. Files are looked at rather than the library loaded: every rank asks at start, to
+     * say why a device is declined, and a {@code dlopen} through FFM costs a start milliseconds of
+     * method-handle classes made at run time.
+     */
     public static boolean libraryInstalled(String name) {
-        try (Arena arena = Arena.ofConfined()) {
-            SymbolLookup.libraryLookup(name, arena);
-            return true;
-        } catch (IllegalArgumentException e) {
+        String path = System.getenv("LD_LIBRARY_PATH");
+        if (path != null) {
+            for (String dir : path.split(":")) {
+                if (!dir.isEmpty() && Files.exists(Path.of(dir, name))) {
+                    return true;
+                }
+            }
+        }
+        for (String dir : DEFAULT_LIBRARY_DIRECTORIES) {
+            if (Files.exists(Path.of(dir, name))) {
+                return true;
+            }
+        }
+        try {
+            // as Latin-1 text, so that the search is String.indexOf, which the JIT compiled long before
+            String cache = new String(Files.readAllBytes(Path.of("/etc/ld.so.cache")), StandardCharsets.ISO_8859_1);
+            return cache.contains("/" + name + "\0");
+        } catch (IOException e) {
             return false;
         }
     }

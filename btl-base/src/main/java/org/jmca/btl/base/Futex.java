@@ -20,13 +20,20 @@ public final class Futex {
         case "aarch64" -> 98;
         default -> -1;
     };
-    private static final MethodHandle SYSCALL = lookup();
 
     /** A {@code struct timespec} for this futex's waits: used by the one thread that waits. */
     private final MemorySegment timeout;
 
     public Futex(Arena arena) {
         this.timeout = arena.allocate(16, 8);
+    }
+
+    /**
+     * syscall(2), linked when a futex is first used (asynchronous progress): linking spins
+     * method-handle classes, which a job that never sleeps on a futex should not pay for at start.
+     */
+    private static final class Syscall {
+        static final MethodHandle HANDLE = lookup();
     }
 
     private static MethodHandle lookup() {
@@ -42,7 +49,7 @@ public final class Futex {
         if (SYS_FUTEX < 0) {
             return "futex system call number unknown on " + System.getProperty("os.arch");
         }
-        if (SYSCALL == null) {
+        if (Syscall.HANDLE == null) {
             return "syscall is not in this C library";
         }
         return call(word, FUTEX_WAKE, 1, MemorySegment.NULL) >= 0 ? null : "futex(FUTEX_WAKE) failed";
@@ -62,7 +69,7 @@ public final class Futex {
 
     private static long call(MemorySegment word, long op, long value, MemorySegment timeout) {
         try {
-            return (long) SYSCALL.invokeExact(SYS_FUTEX, word, op, value, timeout);
+            return (long) Syscall.HANDLE.invokeExact(SYS_FUTEX, word, op, value, timeout);
         } catch (Throwable e) {
             throw new IllegalStateException("futex system call failed: " + e, e);
         }

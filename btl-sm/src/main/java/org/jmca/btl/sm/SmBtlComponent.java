@@ -3,7 +3,6 @@ package org.jmca.btl.sm;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.jmca.btl.base.CrossMemory;
 import org.jmca.btl.base.SharedRing;
 import org.jmca.mca.Availability;
 import org.jmca.mca.McaException;
@@ -72,13 +71,11 @@ public final class SmBtlComponent implements BtlComponent {
     }
 
     /**
-     * Single copy when the parameter asks for it, the job has a peer to read from, and the kernel
-     * allows it (tried once, when the module is made).
+     * Single copy when the parameter asks for it and the job has a peer to read from (the module
+     * then tries whether the kernel allows it).
      */
     private long singleCopyThreshold(int jobSize) {
-        String unavailable = !singleCopy.get() ? "btl_sm_single_copy=false"
-                : jobSize == 1 ? "the job has no other process" : CrossMemory.probe();
-        return unavailable == null ? singleCopyMin.get() : Long.MAX_VALUE;
+        return singleCopy.get() && jobSize > 1 ? singleCopyMin.get() : Long.MAX_VALUE;
     }
 
     @Override

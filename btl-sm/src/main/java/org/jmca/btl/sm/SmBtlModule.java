@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import org.jmca.btl.base.CrossMemory;
 import org.jmca.btl.base.FutexDoorbell;
 import org.jmca.btl.base.IncomingRings;
@@ -31,7 +32,17 @@ final class SmBtlModule implements BtlModule {
 
     private final int rank;
     private final String hostname;
-    private final BtlProperties properties;
+    private final int exclusivity;
+    private final long eagerLimit;
+    private final long maxSendSize;
+    /**
+     * Why single copy cannot be used here ({@link CrossMemory#probe}), or null if it can; found on
+     * a thread of its own while the job wires up, as linking process_vm_readv makes some thirty
+     * method-handle classes that MPI.Init need not wait for. Null when single copy is not wanted.
+     */
+    private final CompletableFuture<String> singleCopyProbe;
+    /** Made once the probe has answered (see {@link #resolved()}). */
+    private BtlProperties properties;
     private final Arena arena = Arena.ofShared();
     private final SmSegment own;
     private final Thread removeOnExit;
@@ -39,23 +50,26 @@ final class SmBtlModule implements BtlModule {
     private BtlReceiver receiver;
     private boolean finalized;
     /** Reads peers' memory for messages of at least {@link #singleCopyMin} bytes; null when not used. */
-    private final CrossMemory crossMemory;
+    private CrossMemory crossMemory;
     private final long singleCopyMin;
-    /** This process's doorbell; null when futexes do not work here. */
-    private final FutexDoorbell doorbell;
+    /** This process's doorbell (asynchronous progress), made when first asked for; null when futexes do not work here. */
+    private FutexDoorbell doorbell;
+    private boolean doorbellProbed;
 
+    /** @param singleCopyMin the smallest message moved by single copy; {@code Long.MAX_VALUE}: never */
     SmBtlModule(int rank, int size, String hostname, Path file, int ringCapacity, long eagerLimit, long maxSendSize,
                 int exclusivity, long singleCopyMin) {
         this.rank = rank;
         this.hostname = hostname;
         this.own = SmSegment.create(file, size, ringCapacity, arena);
         this.singleCopyMin = singleCopyMin;
-        this.crossMemory = singleCopyMin < Long.MAX_VALUE ? new CrossMemory(arena) : null;
-        this.properties = new BtlProperties(exclusivity, 200, 80_000, eagerLimit, maxSendSize,
-                crossMemory == null ? EnumSet.of(BtlProperties.Flag.SEND)
-                        : EnumSet.of(BtlProperties.Flag.SEND, BtlProperties.Flag.GET));
-        FutexDoorbell bell = own.ownDoorbell(arena, this::hasArrivals);
-        this.doorbell = bell.probe() == null ? bell : null;
+        this.exclusivity = exclusivity;
+        this.eagerLimit = eagerLimit;
+        this.maxSendSize = maxSendSize;
+        this.singleCopyProbe = singleCopyMin == Long.MAX_VALUE ? null : new CompletableFuture<>();
+        if (singleCopyProbe != null) {
+            Thread.ofPlatform().daemon().name("btl-sm-probe").start(() -> singleCopyProbe.complete(CrossMemory.probe()));
+        }
         this.removeOnExit = new Thread(() -> removeFile(own.path), "btl-sm-cleanup");
         Runtime.getRuntime().addShutdownHook(removeOnExit);
     }
@@ -67,6 +81,18 @@ final class SmBtlModule implements BtlModule {
 
     @Override
     public BtlProperties properties() {
+        return resolved();
+    }
+
+    /** The properties, once the single-copy probe has answered (at the latest when the peers are added). */
+    private synchronized BtlProperties resolved() {
+        if (properties == null) {
+            boolean singleCopy = singleCopyProbe != null && singleCopyProbe.join() == null;
+            crossMemory = singleCopy ? new CrossMemory(arena) : null;
+            properties = new BtlProperties(exclusivity, 200, 80_000, eagerLimit, maxSendSize,
+                    singleCopy ? EnumSet.of(BtlProperties.Flag.SEND, BtlProperties.Flag.GET)
+                            : EnumSet.of(BtlProperties.Flag.SEND));
+        }
         return properties;
     }
 
@@ -77,6 +103,7 @@ final class SmBtlModule implements BtlModule {
 
     @Override
     public List<BtlEndpoint> addPeers(List<Peer> peers) {
+        resolved();
         List<BtlEndpoint> endpoints = new ArrayList<>();
         List<SharedRing> rings = new ArrayList<>();
         List<SharedRing.Handler> ringHandlers = new ArrayList<>();
@@ -140,7 +167,12 @@ final class SmBtlModule implements BtlModule {
     }
 
     @Override
-    public BtlDoorbell doorbell() {
+    public synchronized BtlDoorbell doorbell() {
+        if (!doorbellProbed) {
+            doorbellProbed = true;
+            FutexDoorbell bell = own.ownDoorbell(arena, this::hasArrivals);
+            doorbell = bell.probe() == null ? bell : null;
+        }
         return doorbell;
     }
 

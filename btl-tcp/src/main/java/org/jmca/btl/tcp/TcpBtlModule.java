@@ -14,7 +14,6 @@ import java.nio.channels.SocketChannel;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.Iterator;
 import java.util.List;
@@ -210,7 +209,9 @@ final class TcpBtlModule implements BtlModule {
     private static List<InetSocketAddress> reachable(List<InetSocketAddress> addresses, boolean sameHost) {
         return addresses.stream()
                 .filter(a -> sameHost || !a.getAddress().isLoopbackAddress())
-                .sorted(Comparator.comparing((InetSocketAddress a) -> !a.getAddress().isLoopbackAddress()))
+                // loopback first (a lambda, not the JDK's serializable comparator combinators,
+                // which the AOT cache does not keep)
+                .sorted((a, b) -> Boolean.compare(!a.getAddress().isLoopbackAddress(), !b.getAddress().isLoopbackAddress()))
                 .toList();
     }
 

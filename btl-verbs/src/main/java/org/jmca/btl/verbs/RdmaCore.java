@@ -27,9 +27,6 @@ final class RdmaCore {
     /** The library's soname: the runtime package ({@code libibverbs1}), not the -dev one. */
     static final String LIBRARY = "libibverbs.so.1";
 
-    private static final Linker LINKER = Linker.nativeLinker();
-    private static final StructLayout CALL_STATE = Linker.Option.captureStateLayout();
-    private static final VarHandle ERRNO = CALL_STATE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
     /** Where the kernel lists its RDMA devices. */
     static final Path SYSFS = Path.of("/sys/class/infiniband");
     /** What ibv_get_device_list sets when the kernel has no RDMA subsystem (no /sys/class/infiniband). */
@@ -79,19 +76,30 @@ final class RdmaCore {
         }
     }
 
+    /**
+     * The linker and errno's layout, made when a survey first needs them: making them spins
+     * method-handle classes, and every rank's start probes this component.
+     */
+    private static final class Native {
+        static final Linker LINKER = Linker.nativeLinker();
+        static final StructLayout CALL_STATE = Linker.Option.captureStateLayout();
+        static final VarHandle ERRNO = CALL_STATE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
+    }
+
     private static Survey listDevices(SymbolLookup library, Arena arena) {
-        MethodHandle getList = LINKER.downcallHandle(library.findOrThrow("ibv_get_device_list"),
+        Linker linker = Native.LINKER;
+        MethodHandle getList = linker.downcallHandle(library.findOrThrow("ibv_get_device_list"),
                 FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS), Linker.Option.captureCallState("errno"));
-        MethodHandle freeList = LINKER.downcallHandle(library.findOrThrow("ibv_free_device_list"),
+        MethodHandle freeList = linker.downcallHandle(library.findOrThrow("ibv_free_device_list"),
                 FunctionDescriptor.ofVoid(ValueLayout.ADDRESS));
-        MethodHandle deviceName = LINKER.downcallHandle(library.findOrThrow("ibv_get_device_name"),
+        MethodHandle deviceName = linker.downcallHandle(library.findOrThrow("ibv_get_device_name"),
                 FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS));
-        MemorySegment callState = arena.allocate(CALL_STATE);
+        MemorySegment callState = arena.allocate(Native.CALL_STATE);
         MemorySegment count = arena.allocate(ValueLayout.JAVA_INT);
         try {
             MemorySegment list = (MemorySegment) getList.invokeExact(callState, count);
             if (list.equals(MemorySegment.NULL)) {
-                int errno = (int) ERRNO.get(callState, 0L);
+                int errno = (int) Native.ERRNO.get(callState, 0L);
                 return Survey.none(errno == ENOSYS
                         ? "no RDMA device: the kernel offers no RDMA support (ibv_get_device_list: ENOSYS)"
                         : "no RDMA device: ibv_get_device_list failed with errno " + errno);

@@ -1,7 +1,6 @@
 package org.jmca.mca.coll;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -89,8 +88,10 @@ public final class CollSelection {
     /** Candidates from the lowest to the highest priority, after the preference is applied. */
     private static List<Candidate> order(List<Candidate> candidates, String preference) {
         List<Candidate> ascending = new ArrayList<>(candidates);
-        ascending.sort(Comparator.comparingInt(Candidate::priority).thenComparing(c -> c.component().name(),
-                Comparator.reverseOrder()));
+        // lowest priority first, ties by name from z to a (a lambda, not the JDK's serializable
+        // combinators, which the AOT cache does not keep)
+        ascending.sort((a, b) -> a.priority() != b.priority() ? Integer.compare(a.priority(), b.priority())
+                : b.component().name().compareTo(a.component().name()));
         if (preference.isEmpty()) {
             return ascending;
         }

@@ -25,11 +25,19 @@ record Route(BtlEndpoint endpoint, long eagerLimit, long maxSendSize, boolean ca
     }
 
     static Optional<Route> choose(List<BtlEndpoint> candidates) {
-        Comparator<BtlEndpoint> best = Comparator
-                .comparingInt((BtlEndpoint e) -> e.module().properties().exclusivity()).reversed()
-                .thenComparingLong(e -> e.module().properties().latencyNanos())
-                .thenComparing(Comparator.comparingLong((BtlEndpoint e) -> e.module().properties().bandwidthMbps())
-                        .reversed());
+        // highest exclusivity, then lowest latency, then highest bandwidth (written out: the JDK's
+        // comparator combinators are serializable lambdas, which the AOT cache does not keep)
+        Comparator<BtlEndpoint> best = (a, b) -> {
+            BtlProperties x = a.module().properties();
+            BtlProperties y = b.module().properties();
+            if (x.exclusivity() != y.exclusivity()) {
+                return Integer.compare(y.exclusivity(), x.exclusivity());
+            }
+            if (x.latencyNanos() != y.latencyNanos()) {
+                return Long.compare(x.latencyNanos(), y.latencyNanos());
+            }
+            return Long.compare(y.bandwidthMbps(), x.bandwidthMbps());
+        };
         return candidates.stream().min(best).map(e -> {
             BtlProperties p = e.module().properties();
             return new Route(e, p.eagerLimit(), p.maxSendSize(), p.flags().contains(BtlProperties.Flag.GET),

@@ -18,9 +18,12 @@ final class ForwardedSignals {
     /** Signal names as {@code kill -s} takes them. */
     static final List<String> NAMES = List.of("USR1", "USR2");
 
-    private static final MethodHandle KILL = Linker.nativeLinker().downcallHandle(
-            Linker.nativeLinker().defaultLookup().findOrThrow("kill"),
-            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
+    /** kill(2), linked at the first signal forwarded: linking costs every job's start otherwise. */
+    private static final class Kill {
+        static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(
+                Linker.nativeLinker().defaultLookup().findOrThrow("kill"),
+                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
+    }
 
     private ForwardedSignals() {
     }
@@ -48,7 +51,7 @@ final class ForwardedSignals {
     /** kill(2); a process that ended meanwhile (ESRCH) is not an error worth reporting. */
     private static void kill(long pid, int signal) {
         try {
-            int ignored = (int) KILL.invokeExact((int) pid, signal);
+            int ignored = (int) Kill.HANDLE.invokeExact((int) pid, signal);
         } catch (Throwable e) {
             throw new IllegalStateException("kill(" + pid + ", " + signal + ") failed", e);
         }
