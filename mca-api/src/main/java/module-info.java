@@ -12,6 +12,7 @@ module org.jmca.mca {
     exports org.jmca.mca.gm;
     exports org.jmca.mca.lapi;
     exports org.jmca.mca.verbs;
+    exports org.jmca.mca.os;
 
     uses org.jmca.mca.Component;
 }

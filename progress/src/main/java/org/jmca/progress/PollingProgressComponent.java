@@ -2,6 +2,7 @@ package org.jmca.progress;
 
 import java.util.Locale;
 import org.jmca.mca.McaException;
+import org.jmca.mca.os.CpuList;
 import org.jmca.mca.param.Param;
 import org.jmca.mca.param.ParamType;
 import org.jmca.mca.param.ParameterRegistrar;

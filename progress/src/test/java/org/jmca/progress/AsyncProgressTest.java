@@ -198,15 +198,4 @@ class AsyncProgressTest {
         }
         return null;
     }
-
-    @Test
-    void aCpuListIsReadAsTasksetWritesIt() {
-        assertThat(CpuList.parse("1,0")).containsExactly(1, 0);
-        assertThat(CpuList.parse(" 0, 2,4-6 ")).containsExactly(0, 2, 4, 5, 6);
-        assertThat(CpuList.parse("")).isEmpty();
-        for (String bad : new String[] {"a", "3-1", "1,,2", "1-2-3", "-1"}) {
-            assertThatThrownBy(() -> CpuList.parse(bad))
-                    .as(bad).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("is not a CPU number");
-        }
-    }
 }

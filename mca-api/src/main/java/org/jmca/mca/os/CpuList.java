@@ -1,10 +1,10 @@
-package org.jmca.progress;
+package org.jmca.mca.os;
 
 import java.util.ArrayList;
 import java.util.List;
 
 /** A list of CPU numbers as taskset and Intel MPI's I_MPI_ASYNC_PROGRESS_PIN write it: "0,2,4-7". */
-final class CpuList {
+public final class CpuList {
     private CpuList() {
     }
 
@@ -13,7 +13,7 @@ final class CpuList {
      *
      * @throws IllegalArgumentException naming the part that is not a CPU number or range
      */
-    static int[] parse(String text) {
+    public static int[] parse(String text) {
         List<Integer> cpus = new ArrayList<>();
         if (text.isBlank()) {
             return new int[0];
