@@ -9,5 +9,5 @@ module org.jmca.rte {
     exports org.jmca.launch;
     opens org.jmca.rte.launcher to info.picocli;
 
-    provides org.jmca.config.info.InfoSection with org.jmca.rte.WireUpInfo;
+    provides org.jmca.config.info.InfoSection with org.jmca.rte.WireUpInfo, org.jmca.rte.launcher.AotInfo;
 }

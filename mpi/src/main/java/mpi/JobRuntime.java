@@ -28,8 +28,10 @@ import org.jmca.mca.progress.AsyncSources;
 import org.jmca.mca.progress.ProgressComponent;
 import org.jmca.mca.progress.ProgressEngine;
 import org.jmca.mca.progress.ProgressEnvironment;
+import org.jmca.rte.AotCacheUse;
 import org.jmca.rte.JobInfo;
 import org.jmca.rte.PeerRecord;
+import org.jmca.rte.RankBinding;
 import org.jmca.rte.WireUp;
 
 /**
@@ -67,6 +69,8 @@ final class JobRuntime {
     final int collVerbosity;
     /** mpi_warmup_ms: how long MPI.Init may warm the hot paths up (InitWarmup). */
     final int warmupMillis;
+    /** mpi_warmup_verbose: whether MPI.Init says what its warm-up did. */
+    final boolean warmupVerbose;
     final long startNanos = System.nanoTime();
     /** What the process's windows did. */
     final org.jmca.osc.OscCounters oscCounters = new org.jmca.osc.OscCounters();
@@ -96,6 +100,8 @@ final class JobRuntime {
                 .map(p -> (Integer) p.get()).orElse(0);
         this.warmupMillis = frameworks.parameters().find(McaFrameworks.WARMUP_MS_NAME)
                 .map(p -> (Integer) p.get()).orElse(0);
+        this.warmupVerbose = frameworks.parameters().find(McaFrameworks.WARMUP_VERBOSE_NAME)
+                .map(p -> (Boolean) p.get()).orElse(false);
     }
 
     /** @param multiple the application asked for MPI_THREAD_MULTIPLE */
@@ -104,6 +110,15 @@ final class JobRuntime {
         Map<String, String> env = System.getenv();
         WireUp wireUp = WireUp.detect(env);
         JobInfo job = wireUp.job();
+        // first: what follows runs on the rank's CPU
+        String binding = RankBinding.apply(env, job);
+        if (binding != null) {
+            System.err.println(binding);
+        }
+        String aot = AotCacheUse.warning(env, job);
+        if (aot != null) {
+            System.err.println(aot);
+        }
         ClassLoader loader = Thread.currentThread().getContextClassLoader();
         McaFrameworks frameworks = McaFrameworks.open(ComponentRepository.discover(loader),
                 McaSources.ofEnvironment(env).classLoader(loader).registry(),

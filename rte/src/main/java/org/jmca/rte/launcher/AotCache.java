@@ -21,6 +21,9 @@ import java.util.stream.Stream;
 final class AotCache {
     /** The ranks' cache, in the {@code aot} folder beside {@code lib} (not in it: lib is a module path). */
     static final String RANK_CACHE = "aot/jmca-rank.aot";
+    /** jmpirun's own (bin/jmpirun picks it), and the one for jobs of thread ranks, which run in jmpirun's JVM. */
+    static final String LAUNCHER_CACHE = "aot/jmca-launcher.aot";
+    static final String THREADS_LAUNCHER_CACHE = "aot/jmca-launcher-threads.aot";
 
     private AotCache() {
     }
@@ -35,6 +38,20 @@ final class AotCache {
         // every tag set with aot or cds (aot+codecache+stubs too): a cache the JVM cannot use in full
         // is slower, not wrong, and its warnings must not land in the program's standard output
         return isFresh(cache, lib) ? List.of("-XX:AOTCache=" + cache, "-Xlog:aot*=off", "-Xlog:cds*=off") : List.of();
+    }
+
+    /**
+     * Why the ranks start without the cache in {@code lib} though there is one: it is older than a
+     * jar; null when they use it, when there is none, or when the user brings an AOT or CDS option.
+     */
+    static String whyUnused(Path lib, List<String> userJvmArgs) {
+        Path cache = lib.resolveSibling(RANK_CACHE);
+        if (!options(lib, userJvmArgs).isEmpty() || !Files.isRegularFile(cache)
+                || userJvmArgs.stream().anyMatch(a -> a.startsWith("-XX:AOT") || a.startsWith("-Xshare"))) {
+            return null;
+        }
+        return "the ranks' ahead-of-time cache " + cache + " is older than a jar beside it, so they start without it"
+                + " (rebuild: ./mvnw -q install -DskipTests)";
     }
 
     /** Whether {@code cache} exists and no jar of {@code lib} is newer. */

@@ -15,8 +15,8 @@ import org.jmca.rte.WireUpProtocol;
  *
  * <pre>
  * daemon  → jmpirun  HELLO    magic, job key (hex), host index, pid
- * jmpirun → daemon   LAUNCH   bind (boolean), n, n × (rank, local rank, command list, environment map)
- * daemon  → jmpirun  STARTED  rank, pid, cpu (-1: not bound)
+ * jmpirun → daemon   LAUNCH   n, n × (rank, local rank, command list, environment map)
+ * daemon  → jmpirun  STARTED  rank, pid
  * daemon  → jmpirun  OUTPUT   rank, stream (1 stdout, 2 stderr), length, bytes of one line
  * daemon  → jmpirun  EXITED   rank, status (128 + signal when killed)
  * daemon  → jmpirun  FAILED   rank, message                   the rank could not start
@@ -43,9 +43,8 @@ final class DaemonProtocol {
     private DaemonProtocol() {
     }
 
-    static void writeLaunch(DataOutputStream out, boolean bind, List<RankLaunch> ranks) throws IOException {
+    static void writeLaunch(DataOutputStream out, List<RankLaunch> ranks) throws IOException {
         out.writeByte(LAUNCH);
-        out.writeBoolean(bind);
         out.writeInt(ranks.size());
         for (RankLaunch r : ranks) {
             out.writeInt(r.rank());

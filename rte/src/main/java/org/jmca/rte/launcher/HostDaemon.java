@@ -34,7 +34,6 @@ import org.jmca.rte.Reach;
  */
 public final class HostDaemon {
     private static final Path SETPRIV = Path.of("/usr/bin/setpriv");
-    private static final Path TASKSET = Path.of("/usr/bin/taskset");
 
     private final DataOutputStream out;
     private final SessionDirectory session;
@@ -92,7 +91,7 @@ public final class HostDaemon {
             while (true) {
                 byte type = in.readByte();
                 switch (type) {
-                    case DaemonProtocol.LAUNCH -> launch(in.readBoolean(), DaemonProtocol.readLaunch(in));
+                    case DaemonProtocol.LAUNCH -> launch(DaemonProtocol.readLaunch(in));
                     case DaemonProtocol.SIGNAL -> signal(in.readUTF());
                     case DaemonProtocol.STOP -> {
                         stop(in.readInt());
@@ -108,18 +107,13 @@ public final class HostDaemon {
         }
     }
 
-    private void launch(boolean bind, List<DaemonProtocol.RankLaunch> launches) throws IOException {
-        int cpus = Runtime.getRuntime().availableProcessors();
+    private void launch(List<DaemonProtocol.RankLaunch> launches) throws IOException {
         for (DaemonProtocol.RankLaunch launch : launches) {
             List<String> command = new ArrayList<>();
             if (Files.isExecutable(SETPRIV)) {
                 command.addAll(List.of(SETPRIV.toString(), "--pdeathsig", "KILL", "--"));
             }
-            int cpu = bind && Files.isExecutable(TASKSET) ? launch.localRank() % cpus : -1;
-            if (cpu >= 0) {
-                command.addAll(List.of(TASKSET.toString(), "-c", String.valueOf(cpu)));
-            }
-            command.addAll(launch.command());
+            command.addAll(RankShare.apply(launch.command(), launch.environment(), launches.size()));
             ProcessBuilder builder = new ProcessBuilder(command)
                     .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
             Map<String, String> env = builder.environment();
@@ -142,7 +136,6 @@ public final class HostDaemon {
                 o.writeByte(DaemonProtocol.STARTED);
                 o.writeInt(rank);
                 o.writeLong(process.pid());
-                o.writeInt(cpu);
             });
             forward(rank, 1, process.getInputStream());
             forward(rank, 2, process.getErrorStream());

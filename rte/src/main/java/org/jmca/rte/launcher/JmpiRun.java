@@ -4,6 +4,7 @@ import java.io.PrintStream;
 import java.util.concurrent.Callable;
 import org.jmca.launch.MpiJob;
 import org.jmca.mca.McaException;
+import org.jmca.rte.AotCacheUse;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -38,6 +39,15 @@ public final class JmpiRun implements Callable<Integer> {
     }
 
     public static void main(String[] args) {
+        String stale = System.getProperty("jmca.launcher.aot.stale");
+        String cache = System.getProperty("jmca.launcher.aot");
+        if (stale != null) {
+            System.err.println("jmpirun: warning: jmpirun starts without its ahead-of-time cache " + stale
+                    + ", which is older than a jar beside it (rebuild: ./mvnw -q install -DskipTests)");
+        } else if (cache != null && !AotCacheUse.sharing()) {
+            System.err.println("jmpirun: warning: jmpirun starts without its ahead-of-time cache " + cache
+                    + ", which this JVM refused (jmca-info says why): jobs start slower");
+        }
         CommandLine command = new CommandLine(new JmpiRun(System.out, System.err)).setStopAtPositional(true);
         command.setExecutionExceptionHandler((e, cmd, parseResult) -> {
             if (e instanceof McaException || e instanceof IllegalArgumentException) {

@@ -51,7 +51,8 @@ public final class LaunchOptions {
             description = "Stop the job after this many seconds (status " + Launcher.TIMED_OUT + "; 0: never).")
     int timeout;
 
-    @Option(names = "--report-bindings", description = "Print where each rank runs and the CPU it is bound to.")
+    @Option(names = "--report-bindings", description = "Print where each rank runs and, from MPI.Init, which of its"
+            + " threads is bound to which CPU.")
     boolean reportBindings;
 
     @Option(names = {"-cp", "-classpath", "--class-path"}, paramLabel = "CLASSPATH",
@@ -73,8 +74,10 @@ public final class LaunchOptions {
     enum Binding { none, core }
 
     @Option(names = "--bind-to", paramLabel = "none|core", defaultValue = "none",
-            description = "core: pin each rank to one CPU of its host (its place among the host's ranks, modulo the"
-                    + " CPUs), with taskset, as Open MPI's --bind-to core; none (default): let the scheduler place ranks.")
+            description = "core: each rank binds the thread that runs it (the one that calls MPI.Init) to one CPU of its"
+                    + " host - its place among the host's ranks, modulo the CPUs the job may use - as Open MPI's --bind-to"
+                    + " core places ranks; the JVM's JIT compiler and GC threads stay free. none (default): let the"
+                    + " scheduler place ranks.")
     Binding bindTo = Binding.none;
 
     @Option(names = "--jvm-arg", paramLabel = "ARG", description = "An option for every rank's JVM (repeatable).")

@@ -28,8 +28,10 @@ import java.util.stream.IntStream;
 import org.jmca.config.McaSources;
 import org.jmca.mca.ComponentRepository;
 import org.jmca.mca.McaFrameworks;
+import org.jmca.rte.AotCacheUse;
 import org.jmca.rte.EmbeddedWireUp;
 import org.jmca.rte.Hostname;
+import org.jmca.rte.RankBinding;
 import org.jmca.rte.Reach;
 
 /**
@@ -58,6 +60,10 @@ public final class Launcher implements Callable<Integer> {
     private volatile boolean cancelled;
     /** The job, when its ranks are threads. */
     private volatile ThreadJob threadJob;
+    /** What the user's JVM options leave to each host to size for its ranks ({@link RankShare}). */
+    private String jvmShare = "";
+    /** The AOT cache the ranks' JVMs are started with, or null. */
+    private String rankCache;
 
     /**
      * @param out       where rank output goes (with {@code --tag-output} prefixes, as jmpirun prints it)
@@ -156,8 +162,8 @@ public final class Launcher implements Callable<Integer> {
         placements.forEach(p -> rankHost[p.rank()] = jobHosts.get(p.host()).name());
         RemoteHost.Events hostEvents = new RemoteHost.Events() {
             @Override
-            public void started(int rank, long pid, int cpu) {
-                report(rank, rankHost[rank], pid, cpu);
+            public void started(int rank, long pid) {
+                report(rank, rankHost[rank], pid);
             }
 
             @Override
@@ -207,9 +213,9 @@ public final class Launcher implements Callable<Integer> {
                         continue;
                     }
                     env.put(EmbeddedWireUp.ENV_SESSION_DIR, session.path().toString());
-                    int cpu = options.bindTo == LaunchOptions.Binding.core ? p.localRank() % Runtime.getRuntime().availableProcessors() : -1;
-                    Process process = ranks.start(p.rank(), local(cpu, command), env);
-                    report(p.rank(), host.name(), process.pid(), cpu);
+                    Process process = ranks.start(p.rank(), local(RankShare.apply(command, env,
+                            localSizes[p.host()])), env);
+                    report(p.rank(), host.name(), process.pid());
                     int r = p.rank();
                     process.onExit().thenRun(() -> exits.add(new RankExit(r, process.exitValue(), process.pid())));
                 }
@@ -222,7 +228,7 @@ public final class Launcher implements Callable<Integer> {
                         failures.add(host.whyNotConnected(options.wireupTimeout));
                         break;
                     }
-                    host.launch(options.bindTo == LaunchOptions.Binding.core, e.getValue());
+                    host.launch(e.getValue());
                 }
                 int status = supervise(size, ranks, remotes, server, exits, failures, abortCode, rankHost);
                 ranks.drainOutput();
@@ -242,13 +248,13 @@ public final class Launcher implements Callable<Integer> {
     private int runThreads(int size, List<String> userClassPath, String mainClass, List<String> args,
                            Map<String, String> env) throws IOException, InterruptedException {
         String notHere = options.hostSpec != null || options.hostfile != null ? "--host and --hostfile"
-                : !options.jvmArgs.isEmpty() ? "--jvm-arg (give this JVM's options in JMCA_LAUNCHER_OPTS)"
-                : options.bindTo == LaunchOptions.Binding.core ? "--bind-to core" : null;
+                : !options.jvmArgs.isEmpty() ? "--jvm-arg (give this JVM's options in JMCA_LAUNCHER_OPTS)" : null;
         if (notHere != null) {
             throw new IllegalArgumentException("--ranks-as threads runs every rank in jmpirun's own JVM, so "
                     + notHere + " cannot apply");
         }
         env.putAll(parametersAndLib());
+        env.putAll(binding());
         List<URL> path = new ArrayList<>();
         for (String entry : userClassPath) {
             // a JVM expands "dir/*" to the jars in dir; a class loader does not
@@ -504,9 +510,16 @@ public final class Launcher implements Callable<Integer> {
         userJvmArgs.addAll(options.jvmArgs);
         String lib = System.getProperty("jmca.lib");
         if (!options.noAotCache && lib != null) {
-            command.addAll(AotCache.options(Path.of(lib), userJvmArgs));
+            List<String> aot = AotCache.options(Path.of(lib), userJvmArgs);
+            command.addAll(aot);
+            rankCache = aot.isEmpty() ? null : Path.of(lib).resolveSibling(AotCache.RANK_CACHE).toString();
+            String unused = AotCache.whyUnused(Path.of(lib), userJvmArgs);
+            if (unused != null) {
+                err.println("jmpirun: warning: " + unused);
+            }
         }
         command.addAll(userJvmArgs);
+        jvmShare = RankShare.leftToSize(userJvmArgs);
         List<String> cp = new ArrayList<>();
         if (lib != null) {
             cp.add(Path.of(lib).resolve("*").toString());
@@ -523,32 +536,23 @@ public final class Launcher implements Callable<Integer> {
 
     /**
      * A rank of this host's command: under {@code setpriv --pdeathsig KILL} where it exists (so a
-     * rank dies with jmpirun even when jmpirun is killed), pinned to {@code cpu} with taskset
-     * unless it is -1.
+     * rank dies with jmpirun even when jmpirun is killed). A rank binds itself (RankBinding).
      */
-    private static List<String> local(int cpu, List<String> command) {
+    private static List<String> local(List<String> command) {
         List<String> full = new ArrayList<>();
         Path setpriv = Path.of("/usr/bin/setpriv");
         if (Files.isExecutable(setpriv)) {
             full.addAll(List.of(setpriv.toString(), "--pdeathsig", "KILL", "--"));
         }
-        if (cpu >= 0) {
-            Path taskset = Path.of("/usr/bin/taskset");
-            if (!Files.isExecutable(taskset)) {
-                throw new IllegalArgumentException("--bind-to core needs taskset (apt-get install util-linux)");
-            }
-            full.addAll(List.of(taskset.toString(), "-c", String.valueOf(cpu)));
-        }
         full.addAll(command);
         return full;
     }
 
-    /** Under --report-bindings: where a rank runs and its CPU. */
-    private void report(int rank, String host, long pid, int cpu) {
+    /** Under --report-bindings: where a rank runs (the rank says what it binds, in MPI.Init). */
+    private void report(int rank, String host, long pid) {
         if (options.reportBindings) {
             synchronized (err) {
-                err.println("jmpirun: rank " + rank + " on host " + host + " (pid " + pid + "): "
-                        + (cpu >= 0 ? "bound to CPU " + cpu : "not bound"));
+                err.println("jmpirun: rank " + rank + " on host " + host + " (pid " + pid + ")");
             }
         }
     }
@@ -615,6 +619,23 @@ public final class Launcher implements Callable<Integer> {
         env.put(EmbeddedWireUp.ENV_JOB_KEY, keyHex);
         env.put(EmbeddedWireUp.ENV_TIMEOUT, String.valueOf(options.wireupTimeout + 10));
         env.putAll(parametersAndLib());
+        env.putAll(binding());
+        env.put(RankShare.ENV, jvmShare);
+        if (rankCache != null) {
+            env.put(AotCacheUse.ENV_CACHE, rankCache);
+        }
+        return env;
+    }
+
+    /** What the ranks are to bind and report (RankBinding): each binds its own thread in MPI.Init. */
+    private Map<String, String> binding() {
+        Map<String, String> env = new HashMap<>();
+        if (options.bindTo == LaunchOptions.Binding.core) {
+            env.put(RankBinding.ENV_BIND_TO, "core");
+        }
+        if (options.reportBindings) {
+            env.put(RankBinding.ENV_REPORT, "1");
+        }
         return env;
     }
 }

@@ -31,7 +31,7 @@ import java.util.function.Consumer;
 final class RemoteHost {
     /** What happens on the host, told to jmpirun. */
     interface Events {
-        void started(int rank, long pid, int cpu);
+        void started(int rank, long pid);
 
         void exited(int rank, int status, long pid);
 
@@ -138,9 +138,9 @@ final class RemoteHost {
                         + " exited with status " + agentProcess.exitValue() + " (its output is above)";
     }
 
-    void launch(boolean bind, List<DaemonProtocol.RankLaunch> ranks) throws IOException {
+    void launch(List<DaemonProtocol.RankLaunch> ranks) throws IOException {
         synchronized (this) {
-            DaemonProtocol.writeLaunch(out, bind, ranks);
+            DaemonProtocol.writeLaunch(out, ranks);
         }
     }
 
@@ -153,7 +153,7 @@ final class RemoteHost {
                         int rank = in.readInt();
                         long pid = in.readLong();
                         pids.put(rank, pid);
-                        events.started(rank, pid, in.readInt());
+                        events.started(rank, pid);
                     }
                     case DaemonProtocol.OUTPUT -> {
                         int rank = in.readInt();

@@ -52,4 +52,16 @@ class AotCacheTest {
         assertThat(AotCache.options(lib, List.of("-Xshare:off"))).isEmpty();
         assertThat(AotCache.options(lib, List.of("-XX:SharedArchiveFile=app.jsa"))).isEmpty();
     }
+
+    @Test
+    void aCacheOlderThanAJarIsReportedUnlessTheUserBringsHisOwn() throws Exception {
+        assertThat(AotCache.whyUnused(lib, List.of())).as("no cache at all: nothing to say").isNull();
+        Path cache = file(AotCache.RANK_CACHE, 2_000_000);
+        file("jmca-mpi.jar", 1_000_000);
+        assertThat(AotCache.whyUnused(lib, List.of())).as("used").isNull();
+        file("jmca-mpi.jar", 3_000_000);
+        assertThat(AotCache.whyUnused(lib, List.of())).isEqualTo("the ranks' ahead-of-time cache " + cache
+                + " is older than a jar beside it, so they start without it (rebuild: ./mvnw -q install -DskipTests)");
+        assertThat(AotCache.whyUnused(lib, List.of("-XX:AOTCache=/elsewhere.aot"))).isNull();
+    }
 }
