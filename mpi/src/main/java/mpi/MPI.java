@@ -314,7 +314,11 @@ public final class MPI {
         INFO_ENV.replaceAll(environment(args, started, providedThreadLevel));
         runtime = started;
         if (started.warmupMillis > 0 && started.job.size() > 1) {
-            InitWarmup.run(COMM_WORLD, started.job.rank(), started.job.size(), started.warmupMillis);
+            InitWarmup.Outcome warmup = InitWarmup.run(COMM_WORLD, started.job.rank(), started.job.size(),
+                    started.warmupMillis);
+            if (started.warmupVerbose) {
+                System.err.println("jmca: rank " + started.job.rank() + ": " + warmup.describe());
+            }
         }
         String parentPort = System.getenv(Spawning.PARENT_PORT);
         if (parentPort != null && !parentPort.isEmpty()) {

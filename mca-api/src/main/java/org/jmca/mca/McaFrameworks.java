@@ -54,6 +54,7 @@ public final class McaFrameworks implements AutoCloseable {
         Map<Component, Param<Integer>> priorities = new HashMap<>();
         Map<Component, String> registrationFailures = new HashMap<>();
         Param<Integer> warmup = registry.register(WARMUP_MS);
+        registry.register(WARMUP_VERBOSE);
         frameworks.rshAgent = registry.register(RSH_AGENT);
         if (warmup.get() < 0) {
             throw new McaException(WARMUP_MS_NAME + "=" + warmup.get() + " (" + warmup.source()
@@ -203,10 +204,21 @@ public final class McaFrameworks implements AutoCloseable {
 
     private static final ParameterSpec<Integer> WARMUP_MS = ParameterSpec.builder(WARMUP_MS_NAME, ParamType.INT, 2000)
             .help("MPI.Init runs the common calls (a ping-pong of 1 B to 8 KiB with a neighbour, allreduce of one double, float,"
-                    + " int and long, an 8-byte bcast, barrier) on MPI_COMM_WORLD until no rank's JIT compiler is"
-                    + " busy any more, for at most this many milliseconds, so that the application's first calls"
-                    + " run compiled code: without it the first thousands of calls were 15-380x slower than Open MPI's. 0 turns it"
-                    + " off (a faster start for jobs that make few calls).")
+                    + " int and long, an 8-byte bcast, barrier) on MPI_COMM_WORLD in batches, each rank sleeping after each"
+                    + " batch while its JIT compilers work, until two batches in a row leave every rank's compilers idle,"
+                    + " for at most this many milliseconds; so that the application's first calls run compiled code:"
+                    + " without it the first thousands of calls were 15-380x slower than Open MPI's. 0 turns it off (a"
+                    + " faster start for jobs that make few calls).")
+            .level(4)
+            .build();
+
+    /** Name of the parameter that makes MPI.Init say what its warm-up did. */
+    public static final String WARMUP_VERBOSE_NAME = "mpi_warmup_verbose";
+
+    private static final ParameterSpec<Boolean> WARMUP_VERBOSE = ParameterSpec.builder(WARMUP_VERBOSE_NAME,
+                    ParamType.BOOL, false)
+            .help("Each rank prints, on standard error, how long MPI.Init's warm-up took, in how many batches, how much"
+                    + " CPU its JVM's JIT compilers used meanwhile, and why it ended.")
             .level(4)
             .build();
 

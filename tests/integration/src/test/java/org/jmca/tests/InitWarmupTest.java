@@ -9,7 +9,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** MPI.Init's warm-up (mpi_warmup_ms) leaves COMM_WORLD as a job without it finds it. */
+/** MPI.Init's warm-up (mpi_warmup_ms) leaves COMM_WORLD as a job without it finds it, and says what it did. */
 class InitWarmupTest {
     @TempDir
     Path home;
@@ -18,11 +18,15 @@ class InitWarmupTest {
     @CsvSource({"2, 2000", "3, 2000", "3, 0"})
     void noMessageIsLeftAndCommWorldWorksAsNew(int np, int warmupMillis) {
         Jmca.Result result = new Jmca(home).mpirun(np, "AfterInit",
-                List.of("--mca", "mpi_warmup_ms", String.valueOf(warmupMillis)));
+                List.of("--mca", "mpi_warmup_ms", String.valueOf(warmupMillis), "--mca", "mpi_warmup_verbose", "1"));
         assertThat(result.status()).as(result.err()).isZero();
         for (int rank = 0; rank < np; rank++) {
             assertThat(result.outLines()).contains("PASS " + rank);
         }
+        // it ends when the JIT is done, or at the budget on a slow machine; either way each rank says so
+        assertThat(result.err().lines().filter(l -> l.matches("jmca: rank \\d+: MPI.Init's warm-up took \\d+ ms: \\d+"
+                + " batches, \\d+ rounds of calls; this JVM's JIT compilers worked \\d+ ms meanwhile; it ended .*")))
+                .hasSize(warmupMillis > 0 ? np : 0);
     }
 
     @Test
