@@ -51,6 +51,17 @@ final class NumericReductions {
     private record Ints(Op.Predefined op) implements Arithmetic {
         @Override
         public void apply(MemorySegment in, MemorySegment inout, int count) {
+            if (count == 1) {
+                int a = in.get(INT, 0);
+                int b = inout.get(INT, 0);
+                inout.set(INT, 0, switch (op) {
+                    case SUM -> a + b;
+                    case PROD -> a * b;
+                    case MAX -> Math.max(a, b);
+                    default -> Math.min(a, b);
+                });
+                return;
+            }
             switch (op) {
                 case SUM -> {
                     for (long i = 0; i < count; i++) {
@@ -79,6 +90,17 @@ final class NumericReductions {
     private record Longs(Op.Predefined op) implements Arithmetic {
         @Override
         public void apply(MemorySegment in, MemorySegment inout, int count) {
+            if (count == 1) {
+                long a = in.get(LONG, 0);
+                long b = inout.get(LONG, 0);
+                inout.set(LONG, 0, switch (op) {
+                    case SUM -> a + b;
+                    case PROD -> a * b;
+                    case MAX -> Math.max(a, b);
+                    default -> Math.min(a, b);
+                });
+                return;
+            }
             switch (op) {
                 case SUM -> {
                     for (long i = 0; i < count; i++) {
@@ -107,6 +129,17 @@ final class NumericReductions {
     private record Floats(Op.Predefined op) implements Arithmetic {
         @Override
         public void apply(MemorySegment in, MemorySegment inout, int count) {
+            if (count == 1) {
+                float a = in.get(FLOAT, 0);
+                float b = inout.get(FLOAT, 0);
+                inout.set(FLOAT, 0, switch (op) {
+                    case SUM -> a + b;
+                    case PROD -> a * b;
+                    case MAX -> Math.max(a, b);
+                    default -> Math.min(a, b);
+                });
+                return;
+            }
             switch (op) {
                 case SUM -> {
                     for (long i = 0; i < count; i++) {
@@ -135,6 +168,17 @@ final class NumericReductions {
     private record Doubles(Op.Predefined op) implements Arithmetic {
         @Override
         public void apply(MemorySegment in, MemorySegment inout, int count) {
+            if (count == 1) {
+                double a = in.get(DOUBLE, 0);
+                double b = inout.get(DOUBLE, 0);
+                inout.set(DOUBLE, 0, switch (op) {
+                    case SUM -> a + b;
+                    case PROD -> a * b;
+                    case MAX -> Math.max(a, b);
+                    default -> Math.min(a, b);
+                });
+                return;
+            }
             switch (op) {
                 case SUM -> {
                     for (long i = 0; i < count; i++) {

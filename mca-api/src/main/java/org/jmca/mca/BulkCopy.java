@@ -59,7 +59,10 @@ public final class BulkCopy {
         if (bytes >= 0 && bytes <= SMALL_UP_TO) {
             copySmall(source, sourceOffset, target, targetOffset, (int) bytes);
         } else {
-            MemorySegment.copy(source, sourceOffset, target, targetOffset, bytes);
+            // the element-layout form goes straight to the copy stub; the plain one first unrolls
+            // copies under 64 bytes in Java, which made this method the JIT's longest compile of a job
+            MemorySegment.copy(source, ValueLayout.JAVA_BYTE, sourceOffset, target, ValueLayout.JAVA_BYTE, targetOffset,
+                    bytes);
         }
     }
 }
