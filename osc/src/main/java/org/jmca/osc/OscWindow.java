@@ -549,6 +549,12 @@ public final class OscWindow {
         }
         exchangeRound(Control.FENCE);
         fenceOpen = (assertion & MODE_NOSUCCEED) == 0;
+        if (fenceOpen) {
+            // A rank's round ends once the operations aimed at it are carried out, not those
+            // aimed at the others: without a second round, an operation of the next epoch (a
+            // direct get above all) could reach a target still carrying out this one's.
+            exchangeRound(Control.FENCE);
+        }
         fenceUsed = false;
     }
 
