@@ -4,6 +4,7 @@ module org.jmca.mpi {
     requires org.jmca.config;
     requires org.jmca.rte;
     requires org.jmca.osc;
+    requires org.jmca.runtime;
 
     exports mpi;
 

@@ -7,6 +7,7 @@ import java.util.Iterator;
 import java.util.List;
 import org.jmca.mca.pml.PmlRequest;
 import org.jmca.mca.pml.SendMode;
+import org.jmca.runtime.JobRuntime;
 
 /**
  * Buffered sends: each copies its message and completes at once; the copy counts against the
@@ -62,7 +63,7 @@ final class BufferedSends {
                     + " (message plus MPI.BSEND_OVERHEAD)");
         }
         MemorySegment copy = MemorySegment.ofArray(data.toArray(ValueLayout.JAVA_BYTE));
-        PmlRequest request = comm.runtime().pml.isend(copy, jobRank, tag, comm.context, SendMode.STANDARD);
+        PmlRequest request = comm.runtime().pml.isend(copy, jobRank, tag, comm.core.context, SendMode.STANDARD);
         if (attached != null) {
             outstanding.add(new Outstanding(request, need));
             used += need;

@@ -11,18 +11,21 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.jmca.mca.McaException;
 import org.jmca.mca.coll.CollCall;
 import org.jmca.mca.coll.CollFunction;
 import org.jmca.mca.coll.CollModule;
-import org.jmca.mca.coll.CollSelection;
-import org.jmca.mca.coll.CollTable;
 import org.jmca.mca.coll.Reduction;
-import org.jmca.mca.McaException;
 import org.jmca.mca.pml.PmlModule;
 import org.jmca.mca.pml.PmlRequest;
 import org.jmca.mca.pml.PmlStatus;
 import org.jmca.mca.pml.SendMode;
 import org.jmca.rte.WireUpException;
+import org.jmca.runtime.Collectives;
+import org.jmca.runtime.Communicator;
+import org.jmca.runtime.JobRuntime;
+import org.jmca.runtime.MpiError;
+import org.jmca.runtime.UserBuffer;
 
 /**
  * A communicator: a group of processes, their ranks in it, and a context that keeps its
@@ -37,21 +40,11 @@ public class Comm implements Freeable, Cloneable {
     /** {@link Intracomm#splitType}: the ranks that share memory, those of one host. */
     public static final int TYPE_SHARED = 0;
 
-    private JobRuntime runtime;
-    /** Context of point-to-point messages; context + 1 carries this communicator's collectives. */
-    int context;
-    /** The job rank of each rank of this communicator (of its local group, on an intercommunicator). */
-    int[] jobRanks;
-    /** The rank in this communicator of each job rank, or -1. */
-    private int[] rankOfJobRank;
     /**
-     * The job rank of each rank that point-to-point calls name: {@link #jobRanks} here, the
-     * remote group on an intercommunicator.
+     * The runtime's side, which runs the calls (one compiled copy for every thread rank): the
+     * context, the ranks, the coll modules; null until the communicator is bound.
      */
-    int[] peers;
-    /** The rank among {@link #peers} of each job rank, or -1. */
-    private int[] rankOfPeer;
-    private int rank;
+    Communicator core;
     /** How messages name the communicator (MPI_COMM_WORLD, "MPI_COMM_WORLD split(1)", ...). */
     private final String name;
     /** The name the program gave it (MPI_Comm_set_name); the predefined ones have theirs. */
@@ -61,9 +54,6 @@ public class Comm implements Freeable, Cloneable {
     private final Map<Integer, Object> attributes = new HashMap<>();
     private static final Keyvals KEYVALS = new Keyvals("Comm", 64);
     private Errhandler errhandler = MPI.ERRORS_ARE_FATAL;
-    /** Which coll module serves each collective here. */
-    CollTable coll;
-    CollPort collPort;
     private boolean freed;
     /** The request of the iDup that makes this communicator, or null. */
     private Request idup;
@@ -92,11 +82,9 @@ public class Comm implements Freeable, Cloneable {
         this.infoHints = Map.copyOf(hints);
         bindRanks(runtime, context, jobRanks, jobRanks);
         try {
-            CollSelection.Result selected = CollSelection.select(runtime.collCandidates, collPort);
-            this.coll = selected.table();
-            if (runtime.collVerbosity >= 1 && rank == 0 && (jobRanks.length > 1 || runtime.job.rank() == 0)) {
-                selected.components().forEach(line -> collPort.log("coll: " + line));
-                selected.functions().forEach(line -> collPort.log("coll: " + line));
+            List<String> selected = core.selectCollectives();
+            if (runtime.collVerbosity >= 1 && core.rank == 0 && (jobRanks.length > 1 || runtime.job.rank() == 0)) {
+                selected.forEach(line -> core.port.log("coll: " + line));
             }
         } catch (McaException e) {
             throw new MPIException(MPI.ERR_OTHER, e.getMessage());
@@ -113,24 +101,13 @@ public class Comm implements Freeable, Cloneable {
     }
 
     private void bindRanks(JobRuntime runtime, int context, int[] local, int[] remote) {
-        this.runtime = runtime;
-        this.context = context;
-        this.jobRanks = local.clone();
-        int processes = runtime.pml.peerCount(); // the job's, and those of jobs it connected to
-        this.rankOfJobRank = inverse(jobRanks, processes);
-        this.peers = local == remote ? jobRanks : remote.clone();
-        this.rankOfPeer = local == remote ? rankOfJobRank : inverse(peers, processes);
-        this.rank = rankOfJobRank[runtime.job.rank()];
-        this.collPort = new CollPort(this, runtime, infoHints);
+        this.core = new Communicator(runtime, name, context, local, remote, infoHints);
     }
 
-    private static int[] inverse(int[] ranks, int jobSize) {
-        int[] inverse = new int[jobSize];
-        Arrays.fill(inverse, -1);
-        for (int r = 0; r < ranks.length; r++) {
-            inverse[ranks[r]] = r;
-        }
-        return inverse;
+    /** The runtime's side of the communicator, once checked usable (see {@link #runtime()}). */
+    final Communicator core() throws MPIException {
+        runtime();
+        return core;
     }
 
     final JobRuntime runtime() throws MPIException {
@@ -138,15 +115,15 @@ public class Comm implements Freeable, Cloneable {
             throw new MPIException(MPI.ERR_COMM, name + " is MPI_COMM_NULL (freed, or what split gave a rank of"
                     + " colour MPI.UNDEFINED)");
         }
-        if (runtime == null && idup != null && !MPI.finalized()) {
+        if (core == null && idup != null && !MPI.finalized()) {
             throw new MPIException(MPI.ERR_COMM, name + " is not made yet: wait for its iDup's request"
                     + " (getRequest) first");
         }
-        if (runtime == null || MPI.finalized()) {
+        if (core == null || MPI.finalized()) {
             throw new MPIException(MPI.ERR_OTHER, "MPI is " + (MPI.finalized() ? "finalized" : "not initialized")
                     + ": call MPI.Init first" + (MPI.finalized() ? " (and nothing after MPI.Finalize)" : ""));
         }
-        return runtime;
+        return core.runtime;
     }
 
     // ---- errors -----------------------------------------------------------------------------
@@ -166,14 +143,16 @@ public class Comm implements Freeable, Cloneable {
             } finally {
                 rt.exit();
             }
-        } catch (MPIException | McaException | WireUpException | UncheckedIOException e) {
+        } catch (MPIException | McaException | WireUpException | UncheckedIOException | MpiError e) {
             throw failure(operation, e);
         }
     }
 
     /** A failure of any kind as the MPIException the error handler lets through (or it aborts). */
     final MPIException failure(String operation, Exception e) {
-        return handleError(operation, e instanceof MPIException m ? m : new MPIException(MPI.ERR_OTHER, e.getMessage()));
+        return handleError(operation, e instanceof MPIException m ? m
+                : e instanceof MpiError r ? new MPIException(r.errorClass(), r.getMessage())
+                : new MPIException(MPI.ERR_OTHER, e.getMessage()));
     }
 
     /** Applies the error handler: returns the exception to throw, or aborts the job. */
@@ -203,23 +182,23 @@ public class Comm implements Freeable, Cloneable {
     // ---- identity ---------------------------------------------------------------------------
 
     public int getRank() throws MPIException {
-        return call("MPI_Comm_rank", rt -> rank);
+        return call("MPI_Comm_rank", rt -> core.rank);
     }
 
     public int getSize() throws MPIException {
-        return call("MPI_Comm_size", rt -> jobRanks.length);
+        return call("MPI_Comm_size", rt -> core.size());
     }
 
     final int rank() {
-        return rank;
+        return core.rank;
     }
 
     final int size() {
-        return jobRanks.length;
+        return core.size();
     }
 
     public Group getGroup() throws MPIException {
-        return call("MPI_Comm_group", rt -> new Group(jobRanks, rt.job.rank()));
+        return call("MPI_Comm_group", rt -> new Group(core.jobRanks, rt.job.rank()));
     }
 
     /** MPI.IDENT for the same communicator, MPI.CONGRUENT for the same ranks in the same order, etc. */
@@ -267,9 +246,9 @@ public class Comm implements Freeable, Cloneable {
             Map<String, String> hints = infoHints;
             copy.idup = new Request(this, new ContextAgreement(this, rt, context -> {
                 if (inter()) {
-                    copy.bindInter(rt, context, jobRanks, peers);
+                    copy.bindInter(rt, context, core.jobRanks, core.peers);
                 } else {
-                    copy.bind(rt, context, jobRanks, hints);
+                    copy.bind(rt, context, core.jobRanks, hints);
                 }
                 inherit(copy);
             }), null);
@@ -284,7 +263,12 @@ public class Comm implements Freeable, Cloneable {
 
     /** Binds {@code copy} to this communicator's processes with a context of its own. Collective. */
     void bindDuplicate(JobRuntime rt, Comm copy, Map<String, String> hints) throws MPIException {
-        copy.bind(rt, rt.agreeOnContext(this), jobRanks, hints);
+        copy.bind(rt, agreeOnContext(rt, this), core.jobRanks, hints);
+    }
+
+    /** A new context agreed by every rank of {@code parent}, the largest any proposes ({@link JobRuntime#agree}). Collective. */
+    static int agreeOnContext(JobRuntime rt, Comm parent) throws MPIException {
+        return rt.agree(value -> InternalCollectives.allreduceMax(parent, value));
     }
 
     /** A communicator of this one's kind, to be bound. */
@@ -338,7 +322,7 @@ public class Comm implements Freeable, Cloneable {
 
     /** Whether point-to-point calls name another group's ranks. */
     final boolean inter() {
-        return peers != jobRanks;
+        return core.inter();
     }
 
     /**
@@ -355,7 +339,7 @@ public class Comm implements Freeable, Cloneable {
             if (localLeader < 0 || localLeader >= size()) {
                 throw new MPIException(MPI.ERR_RANK, "local leader " + localLeader + " is not a rank of " + this);
             }
-            if (Arrays.stream(jobRanks).anyMatch(r -> r >= rt.job.size())) {
+            if (Arrays.stream(core.jobRanks).anyMatch(r -> r >= rt.job.size())) {
                 throw new MPIException(MPI.ERR_COMM, this + " has processes of another job: createIntercomm takes"
                         + " groups of this job's processes (use accept/connect or merge between jobs)");
             }
@@ -373,7 +357,7 @@ public class Comm implements Freeable, Cloneable {
                         throw new MPIException(MPI.ERR_COMM, "the remote leader is a process of another job:"
                                 + " createIntercomm takes groups of this job's processes");
                     }
-                    int[] theirs = leadersExchange(rt, jobRanks, leader, tag, bridge.context, rt.job.size());
+                    int[] theirs = leadersExchange(rt, core.jobRanks, leader, tag, bridge.core.context, rt.job.size());
                     told = new int[1 + theirs.length];
                     System.arraycopy(theirs, 0, told, 1, theirs.length);
                 } catch (MPIException e) {
@@ -391,11 +375,11 @@ public class Comm implements Freeable, Cloneable {
             int context = rt.agree(value -> {
                 int local = InternalCollectives.allreduceMax(this, value);
                 int[] theirs = rank() == localLeader
-                        ? leadersExchange(rt, new int[] {local}, remoteLeaderRank, tag, bridge.context, 1) : null;
+                        ? leadersExchange(rt, new int[] {local}, remoteLeaderRank, tag, bridge.core.context, 1) : null;
                 return Math.max(local, InternalCollectives.bcast(this, theirs, localLeader, 1)[0]);
             });
             Intercomm inter = new Intercomm(this + " intercomm(" + tag + ")");
-            inter.bindInter(rt, context, jobRanks, Arrays.copyOfRange(told, 1, told.length));
+            inter.bindInter(rt, context, core.jobRanks, Arrays.copyOfRange(told, 1, told.length));
             inter.setErrhandler(errhandler());
             return inter;
         });
@@ -502,8 +486,8 @@ public class Comm implements Freeable, Cloneable {
             }
             freed = true;
             attributes.clear();
-            if (coll != null) { // an intercommunicator has no coll modules
-                coll.modules().forEach(CollModule::free);
+            if (core.coll() != null) { // an intercommunicator has no coll modules
+                core.coll().modules().forEach(CollModule::free);
             }
             return null;
         });
@@ -525,7 +509,7 @@ public class Comm implements Freeable, Cloneable {
 
     /** Aborts every process of the job with {@code errorcode} as their exit status. */
     public void abort(int errorcode) throws MPIException {
-        MPI.abortJob(errorcode, "MPI_Abort(" + name + ", " + errorcode + ") called by rank " + rank);
+        MPI.abortJob(errorcode, "MPI_Abort(" + name + ", " + errorcode + ") called by rank " + core.rank);
     }
 
     @Override
@@ -536,47 +520,25 @@ public class Comm implements Freeable, Cloneable {
     // ---- argument checks ----------------------------------------------------------------------
 
     /** The job rank of a destination, or -1 for MPI.PROC_NULL. */
-    final int destination(int dest) throws MPIException {
-        if (dest == MPI.PROC_NULL) {
-            return -1;
-        }
-        if (dest < 0 || dest >= peers.length) {
-            throw new MPIException(MPI.ERR_RANK, "invalid rank " + dest + ": " + name + " has " + peerNames() + " 0.."
-                    + (peers.length - 1) + " (or MPI.PROC_NULL)");
-        }
-        return peers[dest];
+    final int destination(int dest) {
+        return core.destination(dest);
     }
 
     /** The job rank of a source, PmlModule.ANY_SOURCE, or -2 for MPI.PROC_NULL. */
-    final int source(int source) throws MPIException {
-        if (source == MPI.ANY_SOURCE) {
-            return PmlModule.ANY_SOURCE;
-        }
-        if (source == MPI.PROC_NULL) {
-            return -2;
-        }
-        if (source < 0 || source >= peers.length) {
-            throw new MPIException(MPI.ERR_RANK, "invalid source rank " + source + ": " + name + " has "
-                    + peerNames() + " 0.." + (peers.length - 1) + " (or MPI.ANY_SOURCE, MPI.PROC_NULL)");
-        }
-        return peers[source];
+    final int source(int source) {
+        return core.source(source);
     }
 
     private String peerNames() {
-        return peers == jobRanks ? "ranks" : "remote ranks";
+        return core.peerNames();
     }
 
-    static void checkSendTag(int tag) throws MPIException {
-        if (tag < 0 || tag > MPI.MAX_TAG) {
-            throw new MPIException(MPI.ERR_TAG, "invalid tag " + tag + ": tags go from 0 to MPI.TAG_UB ("
-                    + MPI.MAX_TAG + ")");
-        }
+    static void checkSendTag(int tag) {
+        Communicator.checkSendTag(tag);
     }
 
-    static void checkRecvTag(int tag) throws MPIException {
-        if (tag != MPI.ANY_TAG) {
-            checkSendTag(tag);
-        }
+    static void checkRecvTag(int tag) {
+        Communicator.checkRecvTag(tag);
     }
 
     /** A PML status in this communicator's terms (source as a rank here). */
@@ -584,43 +546,34 @@ public class Comm implements Freeable, Cloneable {
         if (s.cancelled()) {
             return new Status(MPI.ANY_SOURCE, MPI.ANY_TAG, MPI.SUCCESS, 0, true);
         }
-        int source = s.source() >= 0 ? rankOfPeer[s.source()] : MPI.ANY_SOURCE;
+        int source = s.source() >= 0 ? core.peerRankOf(s.source()) : MPI.ANY_SOURCE;
         return new Status(source, s.tag() < 0 ? MPI.ANY_TAG : s.tag(), s.truncated() ? MPI.ERR_TRUNCATE : MPI.SUCCESS,
                 s.byteCount(), false);
     }
 
-    private static Status procNullStatus() {
+    static Status procNullStatus() {
         return new Status(MPI.PROC_NULL, MPI.ANY_TAG, MPI.SUCCESS, 0, false);
     }
 
     // ---- starting operations -------------------------------------------------------------------
 
-    final Request startSend(Object buf, int count, Datatype type, int dest, int tag, SendMode mode)
-            throws MPIException {
-        checkSendTag(tag);
-        int to = destination(dest);
-        UserBuffer data = UserBuffer.of(buf, count, type, false);
-        if (to < 0) {
-            return Request.completed(this, procNullStatus());
-        }
-        return new Request(this, runtime().pml.isend(data.segment(), to, tag, context, mode), null);
+    final Request startSend(Object buf, int count, Datatype type, int dest, int tag, SendMode mode) {
+        return started(core.startSend(buf, count, Datatype.use(type), dest, tag, mode));
     }
 
-    final Request startRecv(Object buf, int count, Datatype type, int source, int tag) throws MPIException {
-        checkRecvTag(tag);
-        int from = source(source);
-        UserBuffer data = UserBuffer.of(buf, count, type, true);
-        if (from == -2) {
-            return Request.completed(this, procNullStatus());
-        }
-        return new Request(this, runtime().pml.irecv(data.segment(), from, tag == MPI.ANY_TAG ? PmlModule.ANY_TAG : tag,
-                context), data.afterReceive());
+    final Request startRecv(Object buf, int count, Datatype type, int source, int tag) {
+        return started(core.startRecv(buf, count, Datatype.use(type), source, tag));
+    }
+
+    private Request started(Communicator.Started started) {
+        return started.request() == null ? Request.completed(this, procNullStatus())
+                : new Request(this, started.request(), started.afterReceive());
     }
 
     private Request startBuffered(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
         checkSendTag(tag);
         int to = destination(dest);
-        UserBuffer data = UserBuffer.of(buf, count, type, false);
+        UserBuffer data = Buffers.of(buf, count, type, false);
         if (to < 0) {
             return Request.completed(this, procNullStatus());
         }
@@ -630,30 +583,14 @@ public class Comm implements Freeable, Cloneable {
     // ---- blocking point-to-point ------------------------------------------------------------
 
     /**
-     * A blocking send: no request or status is made, only the PML's operation is waited for (an
-     * eager send usually completes at once). Written out without {@link #call}'s lambda: this is
-     * the hottest path of all.
+     * A blocking send: the runtime's, without a request or status (an eager send usually
+     * completes at once). Written out without {@link #call}'s lambda: this is the hottest path of all.
      */
     private void blockingSend(String operation, Object buf, int count, Datatype type, int dest, int tag, SendMode mode)
             throws MPIException {
         try {
-            JobRuntime rt = runtime();
-            checkSendTag(tag);
-            int to = destination(dest);
-            MemorySegment data = type != null && type.needsPacking() ? UserBuffer.of(buf, count, type, false).segment()
-                    : UserBuffer.segment(buf, count, type, false);
-            if (to >= 0) {
-                rt.enter();
-                try {
-                    PmlRequest request = rt.pml.isend(data, to, tag, context, mode);
-                    if (!request.isComplete()) {
-                        rt.progress.waitUntil(request);
-                    }
-                } finally {
-                    rt.exit();
-                }
-            }
-        } catch (MPIException | McaException | WireUpException | UncheckedIOException e) {
+            core().send(buf, count, Datatype.use(type), dest, tag, mode);
+        } catch (McaException | WireUpException | UncheckedIOException | MpiError e) {
             throw failure(operation, e);
         }
     }
@@ -677,32 +614,12 @@ public class Comm implements Freeable, Cloneable {
         call("MPI_Bsend", rt -> startBuffered(buf, count, type, dest, tag));
     }
 
-    /** A blocking receive: no request is made, only the PML's operation is waited for. */
+    /** A blocking receive: the runtime's, without a request. */
     public Status recv(Object buf, int count, Datatype type, int source, int tag) throws MPIException {
         try {
-            JobRuntime rt = runtime();
-            checkRecvTag(tag);
-            int from = source(source);
-            UserBuffer packed = type != null && type.needsPacking() ? UserBuffer.of(buf, count, type, true) : null;
-            MemorySegment data = packed != null ? packed.segment() : UserBuffer.segment(buf, count, type, true);
-            if (from == -2) {
-                return procNullStatus();
-            }
-            PmlRequest request;
-            rt.enter();
-            try {
-                request = rt.pml.irecv(data, from, tag == MPI.ANY_TAG ? PmlModule.ANY_TAG : tag, context);
-                if (!request.isComplete()) {
-                    rt.progress.waitUntil(request);
-                }
-            } finally {
-                rt.exit();
-            }
-            if (packed != null) {
-                packed.afterReceive().run();
-            }
-            return checkTruncation(toStatus(request.status()));
-        } catch (MPIException | McaException | WireUpException | UncheckedIOException e) {
+            PmlStatus status = core().recv(buf, count, Datatype.use(type), source, tag);
+            return status == null ? procNullStatus() : checkTruncation(toStatus(status));
+        } catch (MPIException | McaException | WireUpException | UncheckedIOException | MpiError e) {
             throw failure("MPI_Recv", e);
         }
     }
@@ -730,13 +647,13 @@ public class Comm implements Freeable, Cloneable {
     public Status sendRecvReplace(Object buf, int count, Datatype type, int dest, int sendtag, int source,
                                   int recvtag) throws MPIException {
         return call("MPI_Sendrecv_replace", rt -> {
-            UserBuffer original = UserBuffer.of(buf, count, type, false);
+            UserBuffer original = Buffers.of(buf, count, type, false);
             byte[] copy = original.segment().toArray(ValueLayout.JAVA_BYTE);
             Request receive = startRecv(buf, count, type, source, recvtag);
             int to = destination(dest);
             checkSendTag(sendtag);
             if (to >= 0) {
-                PmlRequest send = rt.pml.isend(MemorySegment.ofArray(copy), to, sendtag, context,
+                PmlRequest send = rt.pml.isend(MemorySegment.ofArray(copy), to, sendtag, core.context,
                         SendMode.STANDARD);
                 rt.progress.waitUntil(send::isComplete);
             }
@@ -815,6 +732,7 @@ public class Comm implements Freeable, Cloneable {
                               Buffer recvBuf, int[] recvCount, int[] rDispls, Datatype[] recvTypes)
             throws MPIException {
         return call(operation, rt -> {
+            int[] peers = core.peers;
             int n = peers.length;
             for (Object array : new Object[] {sendCount, sDispls, sendTypes, recvCount, rDispls, recvTypes}) {
                 if (array == null || java.lang.reflect.Array.getLength(array) < n) {
@@ -822,18 +740,19 @@ public class Comm implements Freeable, Cloneable {
                             + " the " + n + " " + peerNames());
                 }
             }
-            int tag = collPort.nextTag();
+            int tag = core.port.nextTag();
+            int context = core.context;
             List<PmlRequest> operations = new ArrayList<>();
             List<Runnable> unpack = new ArrayList<>();
             for (int r = 0; r < n; r++) {
-                UserBuffer in = UserBuffer.of(UserBuffer.atByte(recvBuf, rDispls[r]), recvCount[r], recvTypes[r], true);
+                UserBuffer in = Buffers.of(Buffers.atByte(recvBuf, rDispls[r]), recvCount[r], recvTypes[r], true);
                 operations.add(rt.pml.irecv(in.segment(), peers[r], tag, context + 1));
                 if (in.afterReceive() != null) {
                     unpack.add(in.afterReceive());
                 }
             }
             for (int r = 0; r < n; r++) {
-                MemorySegment out = UserBuffer.of(UserBuffer.atByte(sendBuf, sDispls[r]), sendCount[r], sendTypes[r],
+                MemorySegment out = Buffers.of(Buffers.atByte(sendBuf, sDispls[r]), sendCount[r], sendTypes[r],
                         false).segment();
                 operations.add(rt.pml.isend(out, peers[r], tag, context + 1, SendMode.STANDARD));
             }
@@ -959,16 +878,16 @@ public class Comm implements Freeable, Cloneable {
      * from {@code in[i]} (ranks as point-to-point calls name them; MPI.PROC_NULL is skipped).
      */
     final Request exchange(JobRuntime rt, Blocks send, int[] out, Blocks receive, int[] in) throws MPIException {
-        int tag = collPort.nextTag();
+        int tag = core.port.nextTag();
         List<PmlRequest> operations = new ArrayList<>();
         if (out.length > 0 && send.counts() == null) {
-            MemorySegment whole = UserBuffer.of(send.buffer(), send.count(), send.type(), false).segment();
+            MemorySegment whole = Buffers.of(send.buffer(), send.count(), send.type(), false).segment();
             for (int to : out) {
                 send(rt, operations, whole, to, tag);
             }
         } else if (out.length > 0) {
             int[][] layout = send.layout(out.length, "send");
-            MemorySegment all = UserBuffer.of(send.buffer(), Collectives.span(layout[0], layout[1]), send.type(),
+            MemorySegment all = Buffers.of(send.buffer(), Collectives.span(layout[0], layout[1]), send.type(),
                     false).segment();
             for (int j = 0; j < out.length; j++) {
                 send(rt, operations, send.slice(all, layout, j), out[j], tag);
@@ -977,12 +896,12 @@ public class Comm implements Freeable, Cloneable {
         Runnable unpack = null;
         if (in.length > 0) {
             int[][] layout = receive.layout(in.length, "receive");
-            UserBuffer target = UserBuffer.of(receive.buffer(), Collectives.span(layout[0], layout[1]),
+            UserBuffer target = Buffers.of(receive.buffer(), Collectives.span(layout[0], layout[1]),
                     receive.type(), true);
             for (int i = 0; i < in.length; i++) {
                 if (in[i] != MPI.PROC_NULL) {
-                    operations.add(rt.pml.irecv(receive.slice(target.segment(), layout, i), peers[in[i]], tag,
-                            context + 1));
+                    operations.add(rt.pml.irecv(receive.slice(target.segment(), layout, i), core.peers[in[i]], tag,
+                            core.context + 1));
                 }
             }
             unpack = target.afterReceive();
@@ -992,7 +911,7 @@ public class Comm implements Freeable, Cloneable {
 
     private void send(JobRuntime rt, List<PmlRequest> operations, MemorySegment data, int to, int tag) {
         if (to != MPI.PROC_NULL) {
-            operations.add(rt.pml.isend(data, peers[to], tag, context + 1, SendMode.STANDARD));
+            operations.add(rt.pml.isend(data, core.peers[to], tag, core.context + 1, SendMode.STANDARD));
         }
     }
 
@@ -1004,7 +923,7 @@ public class Comm implements Freeable, Cloneable {
      */
     public int pack(Object inbuf, int incount, Datatype type, byte[] outbuf, int position) throws MPIException {
         return call("MPI_Pack", rt -> {
-            MemorySegment packed = UserBuffer.of(inbuf, incount, type, false).segment();
+            MemorySegment packed = Buffers.of(inbuf, incount, type, false).segment();
             checkRoom(outbuf, position, packed.byteSize(), "pack into");
             MemorySegment.copy(packed, 0, MemorySegment.ofArray(outbuf), position, packed.byteSize());
             return position + (int) packed.byteSize();
@@ -1017,7 +936,7 @@ public class Comm implements Freeable, Cloneable {
      */
     public int unpack(byte[] inbuf, int position, Object outbuf, int outcount, Datatype type) throws MPIException {
         return call("MPI_Unpack", rt -> {
-            UserBuffer target = UserBuffer.of(outbuf, outcount, type, true);
+            UserBuffer target = Buffers.of(outbuf, outcount, type, true);
             long bytes = target.segment().byteSize();
             checkRoom(inbuf, position, bytes, "unpack from");
             MemorySegment.copy(MemorySegment.ofArray(inbuf), position, target.segment(), 0, bytes);
@@ -1052,15 +971,8 @@ public class Comm implements Freeable, Cloneable {
     /** Waits until a message from {@code source} with {@code tag} can be received; returns its status. */
     public Status probe(int source, int tag) throws MPIException {
         return call("MPI_Probe", rt -> {
-            checkRecvTag(tag);
-            int from = source(source);
-            if (from == -2) {
-                return procNullStatus();
-            }
-            PmlStatus[] found = new PmlStatus[1];
-            int pmlTag = tag == MPI.ANY_TAG ? PmlModule.ANY_TAG : tag;
-            rt.progress.waitUntil(() -> (found[0] = rt.pml.iprobe(from, pmlTag, context)) != null);
-            return toStatus(found[0]);
+            PmlStatus found = core.probe(source, tag);
+            return found == null ? procNullStatus() : toStatus(found);
         });
     }
 
@@ -1073,34 +985,22 @@ public class Comm implements Freeable, Cloneable {
                 return procNullStatus();
             }
             rt.progress.progress();
-            PmlStatus found = rt.pml.iprobe(from, tag == MPI.ANY_TAG ? PmlModule.ANY_TAG : tag, context);
+            PmlStatus found = rt.pml.iprobe(from, Communicator.pmlTag(tag), core.context);
             return found == null ? null : toStatus(found);
         });
     }
 
     // ---- collectives ------------------------------------------------------------------------
-    // Each builds a CollCall (see Collectives) and runs it on the module that serves the
-    // function on this communicator. A null send buffer is MPI_IN_PLACE.
-
-    /** One collective call: its body builds and runs or starts the CollCall. */
-    interface CollectiveBody<T> {
-        T run(Collectives c) throws MPIException;
-    }
-
-    final <T> T collective(String operation, CollectiveBody<T> body) throws MPIException {
-        return call(operation, rt -> body.run(collectives(rt, operation)));
-    }
+    // Each builds its call with the runtime's Collectives and runs it on the module that serves
+    // the function on this communicator. A null send buffer is MPI_IN_PLACE.
 
     /**
-     * The call's helper; on an intercommunicator, whose collectives Intercomm implements, what
-     * reaches here is a form MPI defines only within one group (in place, scans).
+     * The runtime's helper of one collective call; on an intercommunicator, whose collectives
+     * Intercomm implements, what reaches here is a form MPI defines only within one group (in
+     * place, scans), an MPI_ERR_COMM.
      */
-    private Collectives collectives(JobRuntime rt, String operation) throws MPIException {
-        if (coll == null) {
-            throw new MPIException(MPI.ERR_COMM, operation + " in this form is not defined on an intercommunicator"
-                    + " (in-place forms and scans work within one group)");
-        }
-        return new Collectives(this, rt);
+    final Collectives collectives(String operation) throws MPIException {
+        return new Collectives(core(), operation);
     }
 
     /** Builds one call's CollCall from its MPI arguments. */
@@ -1110,7 +1010,8 @@ public class Comm implements Freeable, Cloneable {
 
     /** A blocking collective: builds the call and runs it to completion. */
     final void runCollective(String operation, CollFunction function, CallBuilder builder) throws MPIException {
-        collective(operation, c -> {
+        call(operation, rt -> {
+            Collectives c = new Collectives(core, operation);
             c.run(function, builder.build(c));
             return null;
         });
@@ -1118,12 +1019,11 @@ public class Comm implements Freeable, Cloneable {
 
     /** A non-blocking collective: builds the call and starts it. */
     final Request startCollective(String operation, CollFunction function, CallBuilder builder) throws MPIException {
-        return collective(operation, c -> c.start(function, builder.build(c)));
-    }
-
-    private static CollCall collCall(MemorySegment send, MemorySegment recv, int count, int unit, int root,
-                                     Reduction op, int tag) {
-        return CollCall.of(send, recv, count, unit, root, op, tag);
+        return call(operation, rt -> {
+            Collectives c = new Collectives(core, operation);
+            Collectives.Started started = c.start(function, builder.build(c));
+            return new Request(this, started.request(), started.afterCompletion());
+        });
     }
 
     /**
@@ -1136,11 +1036,10 @@ public class Comm implements Freeable, Cloneable {
      */
     private Collectives enterCollective(String operation) throws MPIException {
         try {
-            JobRuntime rt = runtime();
-            Collectives c = collectives(rt, operation);
-            rt.enter();
+            Collectives c = collectives(operation);
+            c.enter();
             return c;
-        } catch (MPIException | McaException e) {
+        } catch (MPIException | McaException | MpiError e) {
             throw failure(operation, e);
         }
     }
@@ -1149,8 +1048,8 @@ public class Comm implements Freeable, Cloneable {
     public void barrier() throws MPIException {
         Collectives c = enterCollective("MPI_Barrier");
         try {
-            c.run(BARRIER, collCall(null, null, 0, 1, 0, null, c.tag()));
-        } catch (McaException | WireUpException | UncheckedIOException e) {
+            c.run(BARRIER, c.barrier());
+        } catch (McaException | WireUpException | UncheckedIOException | MpiError e) {
             throw failure("MPI_Barrier", e);
         } finally {
             c.exit();
@@ -1158,14 +1057,14 @@ public class Comm implements Freeable, Cloneable {
     }
 
     public Request iBarrier() throws MPIException {
-        return startCollective("MPI_Ibarrier", BARRIER, c -> collCall(null, null, 0, 1, 0, null, c.tag()));
+        return startCollective("MPI_Ibarrier", BARRIER, Collectives::barrier);
     }
 
     public void bcast(Object buf, int count, Datatype type, int root) throws MPIException {
         Collectives c = enterCollective("MPI_Bcast");
         try {
-            c.run(BCAST, bcastCall(c, buf, count, type, root));
-        } catch (MPIException | McaException | WireUpException | UncheckedIOException e) {
+            c.run(BCAST, c.bcast(buf, count, Datatype.use(type), root));
+        } catch (McaException | WireUpException | UncheckedIOException | MpiError e) {
             throw failure("MPI_Bcast", e);
         } finally {
             c.exit();
@@ -1173,378 +1072,205 @@ public class Comm implements Freeable, Cloneable {
     }
 
     public Request iBcast(Buffer buf, int count, Datatype type, int root) throws MPIException {
-        return startCollective("MPI_Ibcast", BCAST, c -> bcastCall(c, buf, count, type, root));
-    }
-
-    private static CollCall bcastCall(Collectives c, Object buf, int count, Datatype type, int root)
-            throws MPIException {
-        c.types(type).root(root);
-        MemorySegment data = c.isRoot(root) ? c.send(buf, count, type) : c.recv(buf, count, type);
-        return collCall(null, data, count, c.unit(), root, null, c.tag());
+        return startCollective("MPI_Ibcast", BCAST, c -> c.bcast(buf, count, Datatype.use(type), root));
     }
 
     public void gather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
                        Datatype recvtype, int root) throws MPIException {
-        runCollective("MPI_Gather", GATHER, c ->
-                gatherCall(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root));
+        runCollective("MPI_Gather", GATHER, c -> c.gather(sendbuf, sendcount, Datatype.use(sendtype), recvbuf,
+                recvcount, Datatype.use(recvtype), root));
     }
 
     /** In place at the root: its block is already in {@code buf}. */
     public void gather(Object buf, int count, Datatype type, int root) throws MPIException {
-        runCollective("MPI_Gather", GATHER, c -> inPlaceGatherCall(c, buf, count, type, root));
+        runCollective("MPI_Gather", GATHER, c -> c.inPlaceGather(buf, count, Datatype.use(type), root));
     }
 
     public Request iGather(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int recvcount,
                            Datatype recvtype, int root) throws MPIException {
-        return startCollective("MPI_Igather", GATHER, c ->
-                gatherCall(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root));
+        return startCollective("MPI_Igather", GATHER, c -> c.gather(sendbuf, sendcount, Datatype.use(sendtype),
+                recvbuf, recvcount, Datatype.use(recvtype), root));
     }
 
     public Request iGather(Buffer buf, int count, Datatype type, int root) throws MPIException {
-        return startCollective("MPI_Igather", GATHER, c -> inPlaceGatherCall(c, buf, count, type, root));
-    }
-
-    /** Gather in place: the root's block is in {@code buf}; the others send from it. */
-    private CollCall inPlaceGatherCall(Collectives c, Object buf, int count, Datatype type, int root)
-            throws MPIException {
-        return c.isRoot(root) ? gatherCall(c, null, count, type, buf, count, type, root)
-                : gatherCall(c, buf, count, type, null, count, type, root);
-    }
-
-    private CollCall gatherCall(Collectives c, Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
-                                int recvcount, Datatype recvtype, int root) throws MPIException {
-        Collectives.distinct(sendbuf, recvbuf);
-        c.root(root);
-        boolean inPlace = sendbuf == null && c.isRoot(root);
-        c.types(inPlace ? recvtype : sendtype, c.isRoot(root) ? recvtype : null);
-        int block = inPlace ? c.units(recvcount, recvtype) : c.units(sendcount, sendtype);
-        MemorySegment send = inPlace ? null : c.send(sendbuf, sendcount, sendtype);
-        MemorySegment recv = null;
-        if (c.isRoot(root)) {
-            checkSignature(c, block, recvcount, recvtype, "receive");
-            recv = c.recv(recvbuf, (long) recvcount * size(), recvtype);
-        }
-        return collCall(send, recv, block, c.unit(), root, null, c.tag());
-    }
-
-    /** The root's per-rank count must describe as many bytes as every rank's block. */
-    private static void checkSignature(Collectives c, int blockUnits, int count, Datatype type, String side)
-            throws MPIException {
-        if (c.units(count, type) != blockUnits) {
-            throw new MPIException(MPI.ERR_TRUNCATE, "the " + side + " count " + count + " of " + type
-                    + " does not match the " + blockUnits * (long) c.unit() + " bytes per rank on the other side");
-        }
+        return startCollective("MPI_Igather", GATHER, c -> c.inPlaceGather(buf, count, Datatype.use(type), root));
     }
 
     public void gatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int[] recvcount,
                         int[] displs, Datatype recvtype, int root) throws MPIException {
-        runCollective("MPI_Gatherv", GATHERV, c ->
-                gathervCall(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, root));
+        runCollective("MPI_Gatherv", GATHERV, c -> c.gatherv(sendbuf, sendcount, Datatype.use(sendtype), recvbuf,
+                recvcount, displs, Datatype.use(recvtype), root));
     }
 
     /** In place at the root. */
     public void gatherv(Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype, int root)
             throws MPIException {
-        runCollective("MPI_Gatherv", GATHERV, c ->
-                gathervCall(c, null, 0, recvtype, recvbuf, recvcount, displs, recvtype, root));
+        runCollective("MPI_Gatherv", GATHERV, c -> c.gatherv(null, 0, Datatype.use(recvtype), recvbuf, recvcount,
+                displs, Datatype.use(recvtype), root));
     }
 
     /** At a rank other than the root, which receives nothing. */
     public void gatherv(Object sendbuf, int sendcount, Datatype sendtype, int root) throws MPIException {
-        runCollective("MPI_Gatherv", GATHERV, c ->
-                gathervCall(c, sendbuf, sendcount, sendtype, null, null, null, sendtype, root));
+        runCollective("MPI_Gatherv", GATHERV, c -> c.gatherv(sendbuf, sendcount, Datatype.use(sendtype), null, null,
+                null, Datatype.use(sendtype), root));
     }
 
     public Request iGatherv(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int[] recvcount,
                             int[] displs, Datatype recvtype, int root) throws MPIException {
-        return startCollective("MPI_Igatherv", GATHERV, c ->
-                gathervCall(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, root));
+        return startCollective("MPI_Igatherv", GATHERV, c -> c.gatherv(sendbuf, sendcount, Datatype.use(sendtype),
+                recvbuf, recvcount, displs, Datatype.use(recvtype), root));
     }
 
     /** In place at the root. */
     public Request iGatherv(Buffer recvbuf, int[] recvcount, int[] displs, Datatype recvtype, int root)
             throws MPIException {
-        return startCollective("MPI_Igatherv", GATHERV, c ->
-                gathervCall(c, null, 0, recvtype, recvbuf, recvcount, displs, recvtype, root));
+        return startCollective("MPI_Igatherv", GATHERV, c -> c.gatherv(null, 0, Datatype.use(recvtype), recvbuf,
+                recvcount, displs, Datatype.use(recvtype), root));
     }
 
     /** At a rank other than the root, which receives nothing. */
     public Request iGatherv(Buffer sendbuf, int sendcount, Datatype sendtype, int root) throws MPIException {
-        return startCollective("MPI_Igatherv", GATHERV, c ->
-                gathervCall(c, sendbuf, sendcount, sendtype, null, null, null, sendtype, root));
-    }
-
-    private CollCall gathervCall(Collectives c, Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
-                                 int[] recvcount, int[] displs, Datatype recvtype, int root) throws MPIException {
-        Collectives.distinct(sendbuf, recvbuf);
-        c.root(root);
-        boolean isRoot = c.isRoot(root);
-        boolean inPlace = isRoot && sendbuf == null;
-        c.types(inPlace ? null : sendtype, isRoot ? recvtype : null);
-        int[] counts = null;
-        int[] ds = null;
-        MemorySegment recv = null;
-        if (isRoot) {
-            counts = c.units(recvcount, recvtype, "receive counts");
-            ds = c.units(displs, recvtype, "displacements");
-            recv = c.recv(recvbuf, Collectives.span(recvcount, displs), recvtype);
-        }
-        int own = inPlace ? counts[rank] : c.units(sendcount, sendtype);
-        MemorySegment send = inPlace ? null : c.send(sendbuf, sendcount, sendtype);
-        if (isRoot && !inPlace && own != counts[rank]) {
-            checkSignature(c, counts[rank], sendcount, sendtype, "send");
-        }
-        return new CollCall(send, recv, own, null, null, counts, ds, c.unit(), root, null, c.tag());
+        return startCollective("MPI_Igatherv", GATHERV, c -> c.gatherv(sendbuf, sendcount, Datatype.use(sendtype),
+                null, null, null, Datatype.use(sendtype), root));
     }
 
     public void scatter(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
                         Datatype recvtype, int root) throws MPIException {
-        runCollective("MPI_Scatter", SCATTER, c ->
-                scatterCall(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root));
+        runCollective("MPI_Scatter", SCATTER, c -> c.scatter(sendbuf, sendcount, Datatype.use(sendtype), recvbuf,
+                recvcount, Datatype.use(recvtype), root));
     }
 
     /** In place at the root: it keeps its block in {@code buf}. */
     public void scatter(Object buf, int count, Datatype type, int root) throws MPIException {
-        runCollective("MPI_Scatter", SCATTER, c -> inPlaceScatterCall(c, buf, count, type, root));
+        runCollective("MPI_Scatter", SCATTER, c -> c.inPlaceScatter(buf, count, Datatype.use(type), root));
     }
 
     public Request iScatter(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int recvcount,
                             Datatype recvtype, int root) throws MPIException {
-        return startCollective("MPI_Iscatter", SCATTER, c ->
-                scatterCall(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root));
+        return startCollective("MPI_Iscatter", SCATTER, c -> c.scatter(sendbuf, sendcount, Datatype.use(sendtype),
+                recvbuf, recvcount, Datatype.use(recvtype), root));
     }
 
     public Request iScatter(Buffer buf, int count, Datatype type, int root) throws MPIException {
-        return startCollective("MPI_Iscatter", SCATTER, c -> inPlaceScatterCall(c, buf, count, type, root));
-    }
-
-    /** Scatter in place: the root keeps its block in {@code buf}; the others receive into it. */
-    private CollCall inPlaceScatterCall(Collectives c, Object buf, int count, Datatype type, int root)
-            throws MPIException {
-        return c.isRoot(root) ? scatterCall(c, buf, count, type, null, count, type, root)
-                : scatterCall(c, null, count, type, buf, count, type, root);
-    }
-
-    private CollCall scatterCall(Collectives c, Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
-                                 int recvcount, Datatype recvtype, int root) throws MPIException {
-        Collectives.distinct(sendbuf, recvbuf);
-        c.root(root);
-        boolean isRoot = c.isRoot(root);
-        boolean inPlace = isRoot && recvbuf == null;
-        c.types(isRoot ? sendtype : null, inPlace ? null : recvtype);
-        int block = inPlace ? c.units(sendcount, sendtype) : c.units(recvcount, recvtype);
-        MemorySegment send = null;
-        if (isRoot) {
-            checkSignature(c, block, sendcount, sendtype, "send");
-            send = c.send(sendbuf, (long) sendcount * size(), sendtype);
-        }
-        MemorySegment recv = inPlace ? null : c.recv(recvbuf, recvcount, recvtype);
-        return collCall(send, recv, block, c.unit(), root, null, c.tag());
+        return startCollective("MPI_Iscatter", SCATTER, c -> c.inPlaceScatter(buf, count, Datatype.use(type), root));
     }
 
     public void scatterv(Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype, Object recvbuf,
                          int recvcount, Datatype recvtype, int root) throws MPIException {
-        runCollective("MPI_Scatterv", SCATTERV, c ->
-                scattervCall(c, sendbuf, sendcount, displs, sendtype, recvbuf, recvcount, recvtype, root));
+        runCollective("MPI_Scatterv", SCATTERV, c -> c.scatterv(sendbuf, sendcount, displs, Datatype.use(sendtype),
+                recvbuf, recvcount, Datatype.use(recvtype), root));
     }
 
     /** In place at the root. */
     public void scatterv(Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype, int root)
             throws MPIException {
-        runCollective("MPI_Scatterv", SCATTERV, c ->
-                scattervCall(c, sendbuf, sendcount, displs, sendtype, null, 0, sendtype, root));
+        runCollective("MPI_Scatterv", SCATTERV, c -> c.scatterv(sendbuf, sendcount, displs, Datatype.use(sendtype),
+                null, 0, Datatype.use(sendtype), root));
     }
 
     /** At a rank other than the root, which sends nothing. */
     public void scatterv(Object recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
-        runCollective("MPI_Scatterv", SCATTERV, c ->
-                scattervCall(c, null, null, null, recvtype, recvbuf, recvcount, recvtype, root));
+        runCollective("MPI_Scatterv", SCATTERV, c -> c.scatterv(null, null, null, Datatype.use(recvtype), recvbuf,
+                recvcount, Datatype.use(recvtype), root));
     }
 
     public Request iScatterv(Buffer sendbuf, int[] sendcount, int[] displs, Datatype sendtype, Buffer recvbuf,
                              int recvcount, Datatype recvtype, int root) throws MPIException {
-        return startCollective("MPI_Iscatterv", SCATTERV, c ->
-                scattervCall(c, sendbuf, sendcount, displs, sendtype, recvbuf, recvcount, recvtype, root));
+        return startCollective("MPI_Iscatterv", SCATTERV, c -> c.scatterv(sendbuf, sendcount, displs,
+                Datatype.use(sendtype), recvbuf, recvcount, Datatype.use(recvtype), root));
     }
 
     /** In place at the root. */
     public Request iScatterv(Buffer sendbuf, int[] sendcount, int[] displs, Datatype sendtype, int root)
             throws MPIException {
-        return startCollective("MPI_Iscatterv", SCATTERV, c ->
-                scattervCall(c, sendbuf, sendcount, displs, sendtype, null, 0, sendtype, root));
+        return startCollective("MPI_Iscatterv", SCATTERV, c -> c.scatterv(sendbuf, sendcount, displs,
+                Datatype.use(sendtype), null, 0, Datatype.use(sendtype), root));
     }
 
     /** At a rank other than the root, which sends nothing. */
     public Request iScatterv(Buffer recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
-        return startCollective("MPI_Iscatterv", SCATTERV, c ->
-                scattervCall(c, null, null, null, recvtype, recvbuf, recvcount, recvtype, root));
-    }
-
-    private CollCall scattervCall(Collectives c, Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype,
-                                  Object recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
-        Collectives.distinct(sendbuf, recvbuf);
-        c.root(root);
-        boolean isRoot = c.isRoot(root);
-        boolean inPlace = isRoot && recvbuf == null;
-        c.types(isRoot ? sendtype : null, inPlace ? null : recvtype);
-        int[] counts = null;
-        int[] ds = null;
-        MemorySegment send = null;
-        if (isRoot) {
-            counts = c.units(sendcount, sendtype, "send counts");
-            ds = c.units(displs, sendtype, "displacements");
-            send = c.send(sendbuf, Collectives.span(sendcount, displs), sendtype);
-        }
-        int own = inPlace ? counts[rank] : c.units(recvcount, recvtype);
-        if (isRoot && !inPlace && own != counts[rank]) {
-            checkSignature(c, counts[rank], recvcount, recvtype, "receive");
-        }
-        MemorySegment recv = inPlace ? null : c.recv(recvbuf, recvcount, recvtype);
-        return new CollCall(send, recv, own, null, null, counts, ds, c.unit(), root, null, c.tag());
+        return startCollective("MPI_Iscatterv", SCATTERV, c -> c.scatterv(null, null, null, Datatype.use(recvtype),
+                recvbuf, recvcount, Datatype.use(recvtype), root));
     }
 
     public void allGather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
                           Datatype recvtype) throws MPIException {
-        runCollective("MPI_Allgather", ALLGATHER, c ->
-                allGatherCall(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
+        runCollective("MPI_Allgather", ALLGATHER, c -> c.allGather(sendbuf, sendcount, Datatype.use(sendtype),
+                recvbuf, recvcount, Datatype.use(recvtype)));
     }
 
     /** In place: each rank's block is already in {@code buf}. */
     public void allGather(Object buf, int count, Datatype type) throws MPIException {
-        runCollective("MPI_Allgather", ALLGATHER, c -> allGatherCall(c, null, count, type, buf, count, type));
+        runCollective("MPI_Allgather", ALLGATHER, c -> c.allGather(null, count, Datatype.use(type), buf, count,
+                Datatype.use(type)));
     }
 
     public Request iAllGather(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int recvcount,
                               Datatype recvtype) throws MPIException {
-        return startCollective("MPI_Iallgather", ALLGATHER, c ->
-                allGatherCall(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
+        return startCollective("MPI_Iallgather", ALLGATHER, c -> c.allGather(sendbuf, sendcount,
+                Datatype.use(sendtype), recvbuf, recvcount, Datatype.use(recvtype)));
     }
 
     public Request iAllGather(Buffer buf, int count, Datatype type) throws MPIException {
-        return startCollective("MPI_Iallgather", ALLGATHER, c -> allGatherCall(c, null, count, type, buf, count, type));
-    }
-
-    private CollCall allGatherCall(Collectives c, Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
-                                   int recvcount, Datatype recvtype) throws MPIException {
-        Collectives.distinct(sendbuf, recvbuf);
-        c.types(sendbuf == null ? null : sendtype, recvtype);
-        int block = c.units(recvcount, recvtype);
-        MemorySegment send = null;
-        if (sendbuf != null) {
-            checkSignature(c, block, sendcount, sendtype, "send");
-            send = c.send(sendbuf, sendcount, sendtype);
-        }
-        MemorySegment recv = sendbuf == null ? c.inOut(recvbuf, (long) recvcount * size(), recvtype)
-                : c.recv(recvbuf, (long) recvcount * size(), recvtype);
-        return collCall(send, recv, block, c.unit(), 0, null, c.tag());
+        return startCollective("MPI_Iallgather", ALLGATHER, c -> c.allGather(null, count, Datatype.use(type), buf,
+                count, Datatype.use(type)));
     }
 
     public void allGatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int[] recvcount,
                            int[] displs, Datatype recvtype) throws MPIException {
-        runCollective("MPI_Allgatherv", ALLGATHERV, c ->
-                allGathervCall(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype));
+        runCollective("MPI_Allgatherv", ALLGATHERV, c -> c.allGatherv(sendbuf, sendcount, Datatype.use(sendtype),
+                recvbuf, recvcount, displs, Datatype.use(recvtype)));
     }
 
     /** In place. */
     public void allGatherv(Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype) throws MPIException {
-        runCollective("MPI_Allgatherv", ALLGATHERV, c ->
-                allGathervCall(c, null, 0, recvtype, recvbuf, recvcount, displs, recvtype));
+        runCollective("MPI_Allgatherv", ALLGATHERV, c -> c.allGatherv(null, 0, Datatype.use(recvtype), recvbuf,
+                recvcount, displs, Datatype.use(recvtype)));
     }
 
     public Request iAllGatherv(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int[] recvcount,
                                int[] displs, Datatype recvtype) throws MPIException {
-        return startCollective("MPI_Iallgatherv", ALLGATHERV, c ->
-                allGathervCall(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype));
+        return startCollective("MPI_Iallgatherv", ALLGATHERV, c -> c.allGatherv(sendbuf, sendcount,
+                Datatype.use(sendtype), recvbuf, recvcount, displs, Datatype.use(recvtype)));
     }
 
     /** In place. */
     public Request iAllGatherv(Buffer recvbuf, int[] recvcount, int[] displs, Datatype recvtype) throws MPIException {
-        return startCollective("MPI_Iallgatherv", ALLGATHERV, c ->
-                allGathervCall(c, null, 0, recvtype, recvbuf, recvcount, displs, recvtype));
-    }
-
-    private CollCall allGathervCall(Collectives c, Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
-                                    int[] recvcount, int[] displs, Datatype recvtype) throws MPIException {
-        Collectives.distinct(sendbuf, recvbuf);
-        c.types(sendbuf == null ? null : sendtype, recvtype);
-        int[] counts = c.units(recvcount, recvtype, "receive counts");
-        int[] ds = c.units(displs, recvtype, "displacements");
-        MemorySegment send = null;
-        if (sendbuf != null) {
-            checkSignature(c, counts[rank], sendcount, sendtype, "send");
-            send = c.send(sendbuf, sendcount, sendtype);
-        }
-        long span = Collectives.span(recvcount, displs);
-        MemorySegment recv = sendbuf == null ? c.inOut(recvbuf, span, recvtype) : c.recv(recvbuf, span, recvtype);
-        return new CollCall(send, recv, counts[rank], null, null, counts, ds, c.unit(), 0, null, c.tag());
+        return startCollective("MPI_Iallgatherv", ALLGATHERV, c -> c.allGatherv(null, 0, Datatype.use(recvtype),
+                recvbuf, recvcount, displs, Datatype.use(recvtype)));
     }
 
     public void allToAll(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
                          Datatype recvtype) throws MPIException {
-        runCollective("MPI_Alltoall", ALLTOALL, c ->
-                allToAllCall(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
+        runCollective("MPI_Alltoall", ALLTOALL, c -> c.allToAll(sendbuf, sendcount, Datatype.use(sendtype), recvbuf,
+                recvcount, Datatype.use(recvtype)));
     }
 
     public Request iAllToAll(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int recvcount,
                              Datatype recvtype) throws MPIException {
-        return startCollective("MPI_Ialltoall", ALLTOALL, c ->
-                allToAllCall(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
-    }
-
-    private CollCall allToAllCall(Collectives c, Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
-                                  int recvcount, Datatype recvtype) throws MPIException {
-        Collectives.distinct(sendbuf, recvbuf);
-        c.types(sendbuf == null ? null : sendtype, recvtype);
-        int block = c.units(recvcount, recvtype);
-        MemorySegment send = null;
-        if (sendbuf != null) {
-            checkSignature(c, block, sendcount, sendtype, "send");
-            send = c.send(sendbuf, (long) sendcount * size(), sendtype);
-        }
-        long all = (long) recvcount * size();
-        MemorySegment recv = sendbuf == null ? c.inOut(recvbuf, all, recvtype) : c.recv(recvbuf, all, recvtype);
-        return collCall(send, recv, block, c.unit(), 0, null, c.tag());
+        return startCollective("MPI_Ialltoall", ALLTOALL, c -> c.allToAll(sendbuf, sendcount, Datatype.use(sendtype),
+                recvbuf, recvcount, Datatype.use(recvtype)));
     }
 
     public void allToAllv(Object sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype, Object recvbuf,
                           int[] recvcount, int[] rdispls, Datatype recvtype) throws MPIException {
-        runCollective("MPI_Alltoallv", ALLTOALLV, c ->
-                allToAllvCall(c, sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls,
-                recvtype));
+        runCollective("MPI_Alltoallv", ALLTOALLV, c -> c.allToAllv(sendbuf, sendcount, sdispls, Datatype.use(sendtype),
+                recvbuf, recvcount, rdispls, Datatype.use(recvtype)));
     }
 
     public Request iAllToAllv(Buffer sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype, Buffer recvbuf,
                               int[] recvcount, int[] rdispls, Datatype recvtype) throws MPIException {
-        return startCollective("MPI_Ialltoallv", ALLTOALLV, c ->
-                allToAllvCall(c, sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls, recvtype));
-    }
-
-    private CollCall allToAllvCall(Collectives c, Object sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype,
-                                   Object recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype)
-            throws MPIException {
-        Collectives.distinct(sendbuf, recvbuf);
-        c.types(sendbuf == null ? null : sendtype, recvtype);
-        int[] counts = c.units(recvcount, recvtype, "receive counts");
-        int[] ds = c.units(rdispls, recvtype, "receive displacements");
-        int[] sendCounts = null;
-        int[] sendDispls = null;
-        MemorySegment send = null;
-        if (sendbuf != null) {
-            sendCounts = c.units(sendcount, sendtype, "send counts");
-            sendDispls = c.units(sdispls, sendtype, "send displacements");
-            send = c.send(sendbuf, Collectives.span(sendcount, sdispls), sendtype);
-        }
-        long span = Collectives.span(recvcount, rdispls);
-        MemorySegment recv = sendbuf == null ? c.inOut(recvbuf, span, recvtype) : c.recv(recvbuf, span, recvtype);
-        return new CollCall(send, recv, 0, sendCounts, sendDispls, counts, ds, c.unit(), 0, null, c.tag());
+        return startCollective("MPI_Ialltoallv", ALLTOALLV, c -> c.allToAllv(sendbuf, sendcount, sdispls,
+                Datatype.use(sendtype), recvbuf, recvcount, rdispls, Datatype.use(recvtype)));
     }
 
     public void reduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op, int root)
             throws MPIException {
         Collectives c = enterCollective("MPI_Reduce");
         try {
-            c.run(REDUCE, reductionCall(c, sendbuf, recvbuf, count, type, op, root, true));
-        } catch (MPIException | McaException | WireUpException | UncheckedIOException e) {
+            c.run(REDUCE, c.reduction(sendbuf, recvbuf, count, Datatype.use(type), Op.reduction(op, type), root,
+                    true));
+        } catch (MPIException | McaException | WireUpException | UncheckedIOException | MpiError e) {
             throw failure("MPI_Reduce", e);
         } finally {
             c.exit();
@@ -1553,24 +1279,27 @@ public class Comm implements Freeable, Cloneable {
 
     /** In place at the root: its operand is in {@code buf}, which receives the result. */
     public void reduce(Object buf, int count, Datatype type, Op op, int root) throws MPIException {
-        runCollective("MPI_Reduce", REDUCE, c -> inPlaceReduceCall(c, buf, count, type, op, root));
+        runCollective("MPI_Reduce", REDUCE, c -> c.inPlaceReduce(buf, count, Datatype.use(type),
+                Op.reduction(op, type), root));
     }
 
     public Request iReduce(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op, int root)
             throws MPIException {
-        return startCollective("MPI_Ireduce", REDUCE, c ->
-                reductionCall(c, sendbuf, recvbuf, count, type, op, root, true));
+        return startCollective("MPI_Ireduce", REDUCE, c -> c.reduction(sendbuf, recvbuf, count, Datatype.use(type),
+                Op.reduction(op, type), root, true));
     }
 
     public Request iReduce(Buffer buf, int count, Datatype type, Op op, int root) throws MPIException {
-        return startCollective("MPI_Ireduce", REDUCE, c -> inPlaceReduceCall(c, buf, count, type, op, root));
+        return startCollective("MPI_Ireduce", REDUCE, c -> c.inPlaceReduce(buf, count, Datatype.use(type),
+                Op.reduction(op, type), root));
     }
 
     public void allReduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
         Collectives c = enterCollective("MPI_Allreduce");
         try {
-            c.run(ALLREDUCE, reductionCall(c, sendbuf, recvbuf, count, type, op, 0, false));
-        } catch (MPIException | McaException | WireUpException | UncheckedIOException e) {
+            c.run(ALLREDUCE, c.reduction(sendbuf, recvbuf, count, Datatype.use(type), Op.reduction(op, type), 0,
+                    false));
+        } catch (MPIException | McaException | WireUpException | UncheckedIOException | MpiError e) {
             throw failure("MPI_Allreduce", e);
         } finally {
             c.exit();
@@ -1583,113 +1312,59 @@ public class Comm implements Freeable, Cloneable {
     }
 
     public Request iAllReduce(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op) throws MPIException {
-        return startCollective("MPI_Iallreduce", ALLREDUCE, c ->
-                reductionCall(c, sendbuf, recvbuf, count, type, op, 0, false));
+        return startCollective("MPI_Iallreduce", ALLREDUCE, c -> c.reduction(sendbuf, recvbuf, count,
+                Datatype.use(type), Op.reduction(op, type), 0, false));
     }
 
     public Request iAllReduce(Buffer buf, int count, Datatype type, Op op) throws MPIException {
-        return startCollective("MPI_Iallreduce", ALLREDUCE, c ->
-                reductionCall(c, null, buf, count, type, op, 0, false));
-    }
-
-    /** Reduce in place: the root's operand is in {@code buf}, which receives the result. */
-    private CollCall inPlaceReduceCall(Collectives c, Object buf, int count, Datatype type, Op op, int root)
-            throws MPIException {
-        return c.isRoot(root) ? reductionCall(c, null, buf, count, type, op, root, true)
-                : reductionCall(c, buf, null, count, type, op, root, true);
-    }
-
-    /**
-     * A reduction's call: operands and result of {@code count} elements (for reduce, the result
-     * only at the root). Reductions always count in elements: the operation reads them.
-     */
-    final CollCall reductionCall(Collectives c, Object sendbuf, Object recvbuf, int count, Datatype type, Op op,
-                                 int root, boolean rooted) throws MPIException {
-        Collectives.distinct(sendbuf, recvbuf);
-        c.types(type);
-        if (rooted) {
-            c.root(root);
-        }
-        if (type != null && type.isComplex() && op != MPI.SUM) {
-            throw new MPIException(MPI.ERR_OP, "JMCA reduces complex types with MPI.SUM only, not " + op);
-        }
-        // a derived type's operands are its primitives, packed one after another
-        Datatype primitive = type != null && type.isDerived() ? type.primitive() : type;
-        Reduction reduction = c.op(op, primitive);
-        boolean receives = !rooted || c.isRoot(root);
-        MemorySegment send = sendbuf == null ? null : c.send(sendbuf, count, type);
-        MemorySegment recv = !receives ? null
-                : sendbuf == null ? c.inOut(recvbuf, count, type) : c.recv(recvbuf, count, type);
-        int elements = primitive == type ? count : Math.multiplyExact(count, type.size() / primitive.size());
-        return collCall(send, recv, elements, primitive.size(), root, reduction, c.tag());
+        return startCollective("MPI_Iallreduce", ALLREDUCE, c -> c.reduction(null, buf, count, Datatype.use(type),
+                Op.reduction(op, type), 0, false));
     }
 
     public void reduceScatter(Object sendbuf, Object recvbuf, int[] recvcounts, Datatype type, Op op)
             throws MPIException {
-        runCollective("MPI_Reduce_scatter", REDUCE_SCATTER, c ->
-                reduceScatterCall(c, sendbuf, recvbuf, recvcounts, type, op));
+        runCollective("MPI_Reduce_scatter", REDUCE_SCATTER, c -> c.reduceScatter(sendbuf, recvbuf, recvcounts,
+                Datatype.use(type), Op.bound(op, type)));
     }
 
     /** In place: {@code buf} holds the whole operand vector and receives this rank's block at its start. */
     public void reduceScatter(Object buf, int[] counts, Datatype type, Op op) throws MPIException {
-        runCollective("MPI_Reduce_scatter", REDUCE_SCATTER, c -> reduceScatterCall(c, null, buf, counts, type, op));
+        runCollective("MPI_Reduce_scatter", REDUCE_SCATTER, c -> c.reduceScatter(null, buf, counts,
+                Datatype.use(type), Op.bound(op, type)));
     }
 
     public Request iReduceScatter(Buffer sendbuf, Buffer recvbuf, int[] recvcounts, Datatype type, Op op)
             throws MPIException {
-        return startCollective("MPI_Ireduce_scatter", REDUCE_SCATTER, c ->
-                reduceScatterCall(c, sendbuf, recvbuf, recvcounts, type, op));
+        return startCollective("MPI_Ireduce_scatter", REDUCE_SCATTER, c -> c.reduceScatter(sendbuf, recvbuf,
+                recvcounts, Datatype.use(type), Op.bound(op, type)));
     }
 
     public Request iReduceScatter(Buffer buf, int[] counts, Datatype type, Op op) throws MPIException {
-        return startCollective("MPI_Ireduce_scatter", REDUCE_SCATTER, c ->
-                reduceScatterCall(c, null, buf, counts, type, op));
-    }
-
-    private CollCall reduceScatterCall(Collectives c, Object sendbuf, Object recvbuf, int[] recvcounts,
-                                       Datatype type, Op op) throws MPIException {
-        Collectives.distinct(sendbuf, recvbuf);
-        c.types(type);
-        int[] counts = c.units(recvcounts, type, "receive counts");
-        long total = Arrays.stream(counts).asLongStream().sum();
-        Reduction reduction = c.op(op, type);
-        MemorySegment send = sendbuf == null ? null : c.send(sendbuf, total, type);
-        MemorySegment recv = sendbuf == null ? c.inOut(recvbuf, total, type) : c.recv(recvbuf, counts[rank], type);
-        return new CollCall(send, recv, counts[rank], null, null, counts, null, type.size(), 0, reduction, c.tag());
+        return startCollective("MPI_Ireduce_scatter", REDUCE_SCATTER, c -> c.reduceScatter(null, buf, counts,
+                Datatype.use(type), Op.bound(op, type)));
     }
 
     public void reduceScatterBlock(Object sendbuf, Object recvbuf, int recvcount, Datatype type, Op op)
             throws MPIException {
-        runCollective("MPI_Reduce_scatter_block", REDUCE_SCATTER_BLOCK, c ->
-                reduceScatterBlockCall(c, sendbuf, recvbuf, recvcount, type, op));
+        runCollective("MPI_Reduce_scatter_block", REDUCE_SCATTER_BLOCK, c -> c.reduceScatterBlock(sendbuf, recvbuf,
+                recvcount, Datatype.use(type), Op.bound(op, type)));
     }
 
     /** In place: {@code buf} holds size × count operands and receives this rank's block at its start. */
     public void reduceScatterBlock(Object buf, int count, Datatype type, Op op) throws MPIException {
-        runCollective("MPI_Reduce_scatter_block", REDUCE_SCATTER_BLOCK, c ->
-                reduceScatterBlockCall(c, null, buf, count, type, op));
+        runCollective("MPI_Reduce_scatter_block", REDUCE_SCATTER_BLOCK, c -> c.reduceScatterBlock(null, buf, count,
+                Datatype.use(type), Op.bound(op, type)));
     }
 
     public Request iReduceScatterBlock(Buffer sendbuf, Buffer recvbuf, int recvcount, Datatype type, Op op)
             throws MPIException {
-        return startCollective("MPI_Ireduce_scatter_block", REDUCE_SCATTER_BLOCK, c ->
-                reduceScatterBlockCall(c, sendbuf, recvbuf, recvcount, type, op));
+        return startCollective("MPI_Ireduce_scatter_block", REDUCE_SCATTER_BLOCK, c -> c.reduceScatterBlock(sendbuf,
+                recvbuf, recvcount, Datatype.use(type), Op.bound(op, type)));
     }
 
     public Request iReduceScatterBlock(Buffer buf, int count, Datatype type, Op op) throws MPIException {
-        return startCollective("MPI_Ireduce_scatter_block", REDUCE_SCATTER_BLOCK, c ->
-                reduceScatterBlockCall(c, null, buf, count, type, op));
-    }
-
-    private CollCall reduceScatterBlockCall(Collectives c, Object sendbuf, Object recvbuf, int count, Datatype type,
-                                            Op op) throws MPIException {
-        Collectives.distinct(sendbuf, recvbuf);
-        c.types(type);
-        Reduction reduction = c.op(op, type);
-        long total = (long) count * size();
-        MemorySegment send = sendbuf == null ? null : c.send(sendbuf, total, type);
-        MemorySegment recv = sendbuf == null ? c.inOut(recvbuf, total, type) : c.recv(recvbuf, count, type);
-        return collCall(send, recv, count, type.size(), 0, reduction, c.tag());
+        return startCollective("MPI_Ireduce_scatter_block", REDUCE_SCATTER_BLOCK, c -> c.reduceScatterBlock(null, buf,
+                count, Datatype.use(type), Op.bound(op, type)));
     }
 
     /** Combines {@code inOutBuf[i] = inBuf[i] op inOutBuf[i]} locally, as MPI_Reduce_local. */
@@ -1699,9 +1374,9 @@ public class Comm implements Freeable, Cloneable {
             throw new MPIException(MPI.ERR_OP, "the operation is null");
         }
         Reduction reduction = op.bind(type);
-        MemorySegment in = UserBuffer.of(inBuf, count, type, false).segment();
-        UserBuffer inOut = UserBuffer.of(inOutBuf, count, type, true);
-        MemorySegment.copy(UserBuffer.of(inOutBuf, count, type, false).segment(), 0, inOut.segment(), 0,
+        MemorySegment in = Buffers.of(inBuf, count, type, false).segment();
+        UserBuffer inOut = Buffers.of(inOutBuf, count, type, true);
+        MemorySegment.copy(Buffers.of(inOutBuf, count, type, false).segment(), 0, inOut.segment(), 0,
                 inOut.segment().byteSize());
         reduction.apply(in, inOut.segment(), count);
         if (inOut.afterReceive() != null) {

@@ -12,6 +12,7 @@ import org.jmca.mca.pml.PmlRequest;
 import org.jmca.mca.pml.PmlStatus;
 import org.jmca.mca.pml.SendMode;
 import org.jmca.mca.progress.ProgressEngine;
+import org.jmca.runtime.JobRuntime;
 
 /**
  * A new context agreed without blocking, for {@link Comm#iDup()}: rounds of two non-blocking
@@ -47,7 +48,7 @@ final class ContextAgreement implements PmlRequest {
         this.parent = parent;
         this.runtime = runtime;
         this.agreed = agreed;
-        this.tag = parent.collPort.nextTag();
+        this.tag = parent.core.port.nextTag();
         this.max = MPI.MAX.bind(MPI.INT);
         propose();
         // the other ranks wait for this one's rounds: advance them whatever the program calls
@@ -64,25 +65,25 @@ final class ContextAgreement implements PmlRequest {
     }
 
     private CollRequest start() {
-        if (parent.coll == null) {
+        if (parent.core.coll() == null) {
             return everyoneMax();
         }
-        return parent.coll.module(CollFunction.ALLREDUCE).start(CollFunction.ALLREDUCE,
+        return parent.core.coll().module(CollFunction.ALLREDUCE).start(CollFunction.ALLREDUCE,
                 CollCall.of(MemorySegment.ofArray(mine), MemorySegment.ofArray(result), 1, Integer.BYTES, 0, max,
                         tag));
     }
 
     /** The allreduce of an intercommunicator's two groups: {@code mine} to every other process, the largest kept. */
     private CollRequest everyoneMax() {
-        int[] others = IntStream.concat(Arrays.stream(parent.jobRanks), Arrays.stream(parent.peers))
+        int[] others = IntStream.concat(Arrays.stream(parent.core.jobRanks), Arrays.stream(parent.core.peers))
                 .filter(r -> r != runtime.job.rank()).toArray();
         int[] values = new int[others.length];
         PmlRequest[] operations = new PmlRequest[2 * others.length];
         MemorySegment value = MemorySegment.ofArray(mine.clone());
         for (int i = 0; i < others.length; i++) {
             operations[2 * i] = runtime.pml.irecv(MemorySegment.ofArray(values).asSlice(4L * i, 4), others[i], tag,
-                    parent.context + 1);
-            operations[2 * i + 1] = runtime.pml.isend(value, others[i], tag, parent.context + 1, SendMode.STANDARD);
+                    parent.core.context + 1);
+            operations[2 * i + 1] = runtime.pml.isend(value, others[i], tag, parent.core.context + 1, SendMode.STANDARD);
         }
         return () -> {
             for (PmlRequest operation : operations) {

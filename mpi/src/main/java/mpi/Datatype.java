@@ -1,5 +1,9 @@
 package mpi;
 
+import org.jmca.runtime.MpiError;
+import org.jmca.runtime.Type;
+import org.jmca.runtime.TypeLayout;
+
 /**
  * A datatype. The predefined types of Open MPI's Java bindings each map to one Java array type
  * and a size in bytes; the pair types of MINLOC and MAXLOC hold a value and an int index
@@ -11,60 +15,38 @@ package mpi;
  */
 public final class Datatype implements Freeable, Cloneable {
 
-    /** The primitive a type is made of, which decides how reductions read it. */
-    enum Base { BYTE, CHAR, SHORT, BOOLEAN, INT, LONG, FLOAT, DOUBLE }
-
     /** The predefined types in the order they were made: a type's code is its index here. */
     private static final java.util.List<Datatype> PREDEFINED = new java.util.concurrent.CopyOnWriteArrayList<>();
 
-    private String name;
+    /** What the runtime uses of the type: its size, primitive, layout, and the arrays that hold it. */
+    private final Type type;
     private final int code;
-    private final int size;
-    /** The one primitive every byte belongs to, or null for a struct of several. */
-    private final Base base;
-    private final TypeLayout layout;
-    private final boolean derived;
-    private boolean committed;
-    private boolean freed;
-    private boolean complex;
     private final java.util.Map<Integer, Object> attributes = new java.util.HashMap<>();
     private static final Keyvals KEYVALS = new Keyvals("Datatype", 1 << 20);
-    private final Class<?> arrayType;
-    private final Class<?> bufferType;
-    private final int arrayElements;
-    private final int indexOffset;
 
-    private Datatype(String name, int size, Base base, Class<?> arrayType, Class<?> bufferType, int arrayElements,
-                     int indexOffset) {
-        this.name = name;
-        this.size = size;
-        this.base = base;
-        this.arrayType = arrayType;
-        this.bufferType = bufferType;
-        this.arrayElements = arrayElements;
-        this.indexOffset = indexOffset;
-        this.layout = TypeLayout.primitive(size);
-        this.derived = false;
-        this.committed = true;
+    /** A predefined type. */
+    private Datatype(Type type) {
+        this.type = type;
         this.code = PREDEFINED.size();
         PREDEFINED.add(this);
     }
 
     /** A derived type: {@code base} if all its bytes are of that primitive, else null. */
-    private Datatype(String name, TypeLayout layout, Base base) throws MPIException {
-        if (layout.size() > Integer.MAX_VALUE) {
-            throw new MPIException(MPI.ERR_TYPE, name + " would be " + layout.size() + " bytes, more than 2 GiB");
+    private Datatype(String name, TypeLayout layout, Type.Base base) throws MPIException {
+        this(derivedType(name, layout, base), -1);
+    }
+
+    private Datatype(Type type, int code) {
+        this.type = type;
+        this.code = code;
+    }
+
+    private static Type derivedType(String name, TypeLayout layout, Type.Base base) throws MPIException {
+        try {
+            return Type.derived(name, layout, base);
+        } catch (MpiError e) {
+            throw new MPIException(e.errorClass(), e.getMessage());
         }
-        this.name = name;
-        this.size = (int) layout.size();
-        this.base = base;
-        this.arrayType = null;
-        this.bufferType = null;
-        this.arrayElements = 1;
-        this.indexOffset = -1;
-        this.layout = layout;
-        this.derived = true;
-        this.code = -1;
     }
 
     // ---- derived types ----------------------------------------------------------------------
@@ -73,12 +55,12 @@ public final class Datatype implements Freeable, Cloneable {
     public static Datatype createContiguous(int count, Datatype oldType) throws MPIException {
         nonNegative(count, "count");
         return derive("contiguous(" + count + ", " + usable(oldType) + ")",
-                new TypeLayout.Builder().add(0, count, oldType.layout), oldType.elementBase());
+                new TypeLayout.Builder().add(0, count, oldType.type.layout()), oldType.elementBase());
     }
 
     /** {@code count} blocks of {@code blockLength} elements, the blocks {@code stride} elements of {@code oldType} apart. */
     public static Datatype createVector(int count, int blockLength, int stride, Datatype oldType) throws MPIException {
-        return hvector("vector", count, blockLength, (long) stride * usable(oldType).layout.extent(), oldType);
+        return hvector("vector", count, blockLength, (long) stride * usable(oldType).type.layout().extent(), oldType);
     }
 
     /** As {@link #createVector}, the stride in bytes. */
@@ -92,7 +74,7 @@ public final class Datatype implements Freeable, Cloneable {
         nonNegative(blockLength, "block length");
         TypeLayout.Builder builder = new TypeLayout.Builder();
         for (int i = 0; i < count; i++) {
-            builder.add(i * strideBytes, blockLength, oldType.layout);
+            builder.add(i * strideBytes, blockLength, oldType.type.layout());
         }
         return derive(kind + "(" + count + ", " + blockLength + ", " + strideBytes + " B, " + oldType + ")", builder,
                 oldType.elementBase());
@@ -101,7 +83,7 @@ public final class Datatype implements Freeable, Cloneable {
     /** Blocks of {@code blockLengths[i]} elements at {@code displacements[i]} elements of {@code oldType}. */
     public static Datatype createIndexed(int[] blockLengths, int[] displacements, Datatype oldType)
             throws MPIException {
-        return hindexed("indexed", blockLengths, displacements, usable(oldType).layout.extent(), oldType);
+        return hindexed("indexed", blockLengths, displacements, usable(oldType).type.layout().extent(), oldType);
     }
 
     /** As {@link #createIndexed}, the displacements in bytes. */
@@ -116,7 +98,7 @@ public final class Datatype implements Freeable, Cloneable {
         TypeLayout.Builder builder = new TypeLayout.Builder();
         for (int i = 0; i < blockLengths.length; i++) {
             nonNegative(blockLengths[i], "block length");
-            builder.add(displacements[i] * unit, blockLengths[i], oldType.layout);
+            builder.add(displacements[i] * unit, blockLengths[i], oldType.type.layout());
         }
         return derive(kind + "(" + blockLengths.length + " blocks, " + oldType + ")", builder, oldType.elementBase());
     }
@@ -130,12 +112,12 @@ public final class Datatype implements Freeable, Cloneable {
                     + (types == null ? "no" : types.length) + " types");
         }
         TypeLayout.Builder builder = new TypeLayout.Builder();
-        Base common = null;
+        Type.Base common = null;
         boolean mixed = false;
         for (int i = 0; i < types.length; i++) {
             nonNegative(blockLengths[i], "block length");
             Datatype t = usable(types[i]);
-            builder.add(displacements[i], blockLengths[i], t.layout);
+            builder.add(displacements[i], blockLengths[i], t.type.layout());
             mixed |= t.elementBase() == null || common != null && common != t.elementBase();
             common = t.elementBase();
         }
@@ -145,13 +127,15 @@ public final class Datatype implements Freeable, Cloneable {
     /** {@code oldType} with another lower bound and extent, in bytes: to lay elements out at another spacing. */
     public static Datatype createResized(Datatype oldType, int lb, int extent) throws MPIException {
         return new Datatype("resized(" + usable(oldType) + ", " + lb + ", " + extent + ")",
-                oldType.layout.resized(lb, extent), oldType.elementBase());
+                oldType.type.layout().resized(lb, extent), oldType.elementBase());
     }
 
     /** A copy of this type (MPI_Type_dup), committed if this one is. */
     public Datatype dup() throws MPIException {
-        Datatype copy = new Datatype(usable(this).name, layout, elementBase());
-        copy.committed = committed;
+        Datatype copy = new Datatype(usable(this).type.copy(), -1);
+        if (type.isCommitted()) {
+            copy.type.commit();
+        }
         copy.attributes.putAll(attributes);
         return copy;
     }
@@ -167,16 +151,16 @@ public final class Datatype implements Freeable, Cloneable {
 
     /** Makes the type usable in communication; a predefined type is always committed. */
     public void commit() throws MPIException {
-        usable(this).committed = true;
+        usable(this).type.commit();
     }
 
     /** Gives the type back; a predefined one cannot be freed (MPI_ERR_TYPE). */
     @Override
     public void free() throws MPIException {
-        if (!usable(this).derived) {
-            throw new MPIException(MPI.ERR_TYPE, "the predefined " + name + " cannot be freed");
+        if (!usable(this).type.isDerived()) {
+            throw new MPIException(MPI.ERR_TYPE, "the predefined " + type.name() + " cannot be freed");
         }
-        freed = true;
+        type.free();
         attributes.clear();
     }
 
@@ -185,7 +169,7 @@ public final class Datatype implements Freeable, Cloneable {
             throw new MPIException(MPI.ERR_ARG, "a datatype's name is at most MPI.MAX_OBJECT_NAME ("
                     + MPI.MAX_OBJECT_NAME + ") characters");
         }
-        usable(this).name = newName;
+        usable(this).type.rename(newName);
     }
 
     public static int createKeyval() throws MPIException {
@@ -214,11 +198,10 @@ public final class Datatype implements Freeable, Cloneable {
     }
 
     /** A complex type: two of {@code part} (MPI.FLOAT_COMPLEX, MPI.DOUBLE_COMPLEX). */
-    static Datatype complex(String name, Base part) {
+    static Datatype complex(String name, Type.Base part) {
         try {
-            Datatype complex = createContiguous(2, part == Base.FLOAT ? MPI.FLOAT : MPI.DOUBLE);
-            complex.name = name;
-            complex.complex = true;
+            Datatype parts = createContiguous(2, part == Type.Base.FLOAT ? MPI.FLOAT : MPI.DOUBLE);
+            Datatype complex = new Datatype(parts.type.asComplex(name), -1);
             complex.commit();
             return complex;
         } catch (MPIException e) {
@@ -228,21 +211,21 @@ public final class Datatype implements Freeable, Cloneable {
 
     /** Whether this is a complex type, whose products no reduction of its parts computes. */
     boolean isComplex() {
-        return complex;
+        return type.isComplex();
     }
 
     /** MPI.DATATYPE_NULL. */
     static Datatype nullType() {
         try {
             Datatype none = new Datatype("MPI.DATATYPE_NULL", new TypeLayout.Builder().build(), null);
-            none.freed = true;
+            none.type.free();
             return none;
         } catch (MPIException e) {
             throw new IllegalStateException(e);
         }
     }
 
-    private static Datatype derive(String name, TypeLayout.Builder builder, Base base) throws MPIException {
+    private static Datatype derive(String name, TypeLayout.Builder builder, Type.Base base) throws MPIException {
         return new Datatype(name, builder.build(), base);
     }
 
@@ -250,8 +233,8 @@ public final class Datatype implements Freeable, Cloneable {
         if (type == null) {
             throw new MPIException(MPI.ERR_TYPE, "the datatype is null");
         }
-        if (type.freed) {
-            throw new MPIException(MPI.ERR_TYPE, type.name + " has been freed");
+        if (type.type.isFreed()) {
+            throw new MPIException(MPI.ERR_TYPE, type.type.name() + " has been freed");
         }
         return type;
     }
@@ -271,19 +254,25 @@ public final class Datatype implements Freeable, Cloneable {
 
     /** The type as a buffer's layout: committed and not freed, or MPI_ERR_TYPE. */
     TypeLayout layoutForUse() throws MPIException {
-        if (!usable(this).committed) {
-            throw new MPIException(MPI.ERR_TYPE, name + " is not committed: call commit() before using it");
+        try {
+            return usable(this).type.layoutForUse();
+        } catch (MpiError e) {
+            throw new MPIException(e.errorClass(), e.getMessage());
         }
-        return layout;
+    }
+
+    /** The runtime's side of {@code type}, or null for null: the runtime checks it where it uses it. */
+    static Type use(Datatype type) {
+        return type == null ? null : type.type;
     }
 
     /** Whether a buffer of this type must go through a packed copy (its bytes are not one run, or booleans). */
     boolean needsPacking() {
-        return derived && !layout.contiguous() || this == MPI.BOOLEAN;
+        return type.needsPacking();
     }
 
     boolean isDerived() {
-        return derived;
+        return type.isDerived();
     }
 
     /** The number that names this type in messages between ranks (one-sided accumulates). */
@@ -296,8 +285,8 @@ public final class Datatype implements Freeable, Cloneable {
     }
 
     /** A primitive type: one array element per datatype element. */
-    static Datatype primitive(String name, int size, Base base, Class<?> arrayType, Class<?> bufferType) {
-        return new Datatype(name, size, base, arrayType, bufferType, 1, -1);
+    static Datatype primitive(String name, int size, Type.Base base, Class<?> arrayType, Class<?> bufferType) {
+        return new Datatype(Type.primitive(name, size, base, arrayType, bufferType));
     }
 
     /**
@@ -305,58 +294,65 @@ public final class Datatype implements Freeable, Cloneable {
      *
      * @param arrayType the array holding pairs as two elements each, or null if only buffers can
      */
-    static Datatype pair(String name, int size, Base value, int indexOffset, Class<?> arrayType, Class<?> bufferType) {
-        return new Datatype(name, size, value, arrayType, bufferType, arrayType == null ? 1 : 2, indexOffset);
+    static Datatype pair(String name, int size, Type.Base value, int indexOffset, Class<?> arrayType,
+                         Class<?> bufferType) {
+        return new Datatype(Type.pair(name, size, value, indexOffset, arrayType, bufferType));
     }
 
     /** Size of one element in bytes (its data, not its extent). */
     public int getSize() throws MPIException {
-        return usable(this).size;
+        return usable(this).type.size();
     }
 
     public int getExtent() throws MPIException {
-        return Math.toIntExact(usable(this).layout.extent());
+        return Math.toIntExact(usable(this).type.layout().extent());
     }
 
     public int getTrueExtent() throws MPIException {
-        return Math.toIntExact(usable(this).layout.trueExtent());
+        return Math.toIntExact(usable(this).type.layout().trueExtent());
     }
 
     public int getLb() throws MPIException {
-        return Math.toIntExact(usable(this).layout.lb());
+        return Math.toIntExact(usable(this).type.layout().lb());
     }
 
     public int getTrueLb() throws MPIException {
-        return Math.toIntExact(usable(this).layout.trueLb());
+        return Math.toIntExact(usable(this).type.layout().trueLb());
     }
 
     public String getName() throws MPIException {
-        return name;
+        return type.name();
     }
 
     public boolean isNull() {
-        return freed;
+        return type.isFreed();
+    }
+
+    /** The runtime's side of this type, unchecked (see {@link #use}). */
+    Type type() {
+        return type;
     }
 
     int size() {
-        return size;
+        return type.size();
     }
 
-    Base base() {
-        return base;
+    Type.Base base() {
+        return type.base();
     }
 
     /** The one primitive of this type's bytes, or null (a struct of several, or a pair of value and index). */
-    private Base elementBase() {
-        return isPair() ? null : base;
+    private Type.Base elementBase() {
+        return type.elementBase();
     }
 
     /** The predefined type a derived type is made of, for a reduction; MPI_ERR_TYPE for a struct of several. */
     Datatype primitive() throws MPIException {
-        if (base == null) {
-            throw new MPIException(MPI.ERR_TYPE, name + " is made of several primitive types: a reduction needs one");
+        if (type.base() == null) {
+            throw new MPIException(MPI.ERR_TYPE, type.name() + " is made of several primitive types: a reduction"
+                    + " needs one");
         }
-        return switch (base) {
+        return switch (type.base()) {
             case BYTE -> MPI.BYTE;
             case CHAR -> MPI.CHAR;
             case SHORT -> MPI.SHORT;
@@ -370,43 +366,35 @@ public final class Datatype implements Freeable, Cloneable {
 
     /** Bytes of the primitive a derived type is made of (1 for a struct of several); a predefined type's size. */
     int primitiveSize() {
-        if (!derived) {
-            return size;
-        }
-        return base == null ? 1 : switch (base) {
-            case BYTE, BOOLEAN -> 1;
-            case CHAR, SHORT -> 2;
-            case INT, FLOAT -> 4;
-            case LONG, DOUBLE -> 8;
-        };
+        return type.primitiveSize();
     }
 
     /** Byte offset of the int index in a pair type, or -1 for a primitive type. */
     int indexOffset() {
-        return indexOffset;
+        return type.indexOffset();
     }
 
     boolean isPair() {
-        return indexOffset >= 0;
+        return type.isPair();
     }
 
     /** The Java array type whose elements this type describes (int[] for MPI.INT), or null if it has none. */
     Class<?> arrayType() {
-        return arrayType;
+        return type.arrayType();
     }
 
     /** Array elements per element of this type: 2 for MPI.INT2, else 1. */
     int arrayElements() {
-        return arrayElements;
+        return type.arrayElements();
     }
 
     /** The typed NIO buffer for this type (IntBuffer for MPI.INT); ByteBuffer fits every type. */
     Class<?> bufferType() {
-        return bufferType;
+        return type.bufferType();
     }
 
     @Override
     public String toString() {
-        return name;
+        return type.name();
     }
 }

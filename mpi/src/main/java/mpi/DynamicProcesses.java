@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jmca.mca.btl.Bridge;
 import org.jmca.mca.btl.Peer;
+import org.jmca.runtime.JobRuntime;
 
 /**
  * MPI's dynamic processes: ports, and the intercommunicator {@code accept} and {@code connect}
@@ -137,7 +138,7 @@ final class DynamicProcesses {
         String[] hosts = new String[n];
         String[] addresses = new String[n];
         for (int r = 0; r < n; r++) {
-            int jobRank = comm.jobRanks[r];
+            int jobRank = comm.core.jobRanks[r];
             if (jobRank >= rt.peers.size()) {
                 throw new MPIException(MPI.ERR_COMM, comm + " has a process of another job: accept and connect take"
                         + " a communicator of this job's processes");
@@ -323,7 +324,7 @@ final class DynamicProcesses {
         }
         rt.pml.addBridgedPeers(new Bridge(other.key(), initiator, peers, selfAt));
         Intercomm inter = new Intercomm(comm + " " + how + "ed");
-        inter.bindInter(rt, context, comm.jobRanks, remote);
+        inter.bindInter(rt, context, comm.core.jobRanks, remote);
         try {
             inter.setErrhandler(comm.errhandler());
         } catch (MPIException e) {

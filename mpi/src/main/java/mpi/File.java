@@ -19,6 +19,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
+import org.jmca.runtime.FilePieces;
+import org.jmca.runtime.SharedFilePointer;
+import org.jmca.runtime.TypeLayout;
+import org.jmca.runtime.UserBuffer;
+import org.jmca.runtime.ViewLayout;
 
 /**
  * MPI-IO: a file opened by a group of processes, on a local or shared file system.
@@ -543,7 +548,7 @@ public class File {
     /** The memory side of one access: the bytes to write, or where read bytes go. */
     private record Memory(UserBuffer buffer, long bytes) {
         static Memory of(Object buf, int count, Datatype type, boolean forRead) throws MPIException {
-            UserBuffer buffer = UserBuffer.of(buf, count, type, forRead);
+            UserBuffer buffer = Buffers.of(buf, count, type, forRead);
             return new Memory(buffer, buffer.segment().byteSize());
         }
 

@@ -2,6 +2,7 @@ package mpi;
 
 import java.nio.IntBuffer;
 import java.util.concurrent.locks.LockSupport;
+import org.jmca.runtime.JitActivity;
 
 /**
  * MPI.Init's warm-up ({@code mpi_warmup_ms}): the calls applications make first and most run on
@@ -71,11 +72,11 @@ final class InitWarmup {
     }
 
     static Outcome run(Intracomm comm, int rank, int size, long budgetMillis) throws MPIException {
-        comm.collPort.mute(true);
+        comm.core.port.mute(true);
         try {
             return warmUp(comm, rank, size, budgetMillis);
         } finally {
-            comm.collPort.mute(false);
+            comm.core.port.mute(false);
         }
     }
 

@@ -8,6 +8,8 @@ import java.util.Map;
 import org.jmca.mca.coll.Reduction;
 import org.jmca.mca.pml.PmlRequest;
 import org.jmca.mca.pml.SendMode;
+import org.jmca.runtime.JobRuntime;
+import org.jmca.runtime.UserBuffer;
 
 /**
  * A communicator between two disjoint groups: {@link #getRank()}, {@link #getSize()} and
@@ -46,11 +48,11 @@ public class Intercomm extends Comm {
     }
 
     public int getRemoteSize() throws MPIException {
-        return call("MPI_Comm_remote_size", rt -> peers.length);
+        return call("MPI_Comm_remote_size", rt -> core.peers.length);
     }
 
     public Group getRemoteGroup() throws MPIException {
-        return call("MPI_Comm_remote_group", rt -> new Group(peers, rt.job.rank()));
+        return call("MPI_Comm_remote_group", rt -> new Group(core.peers, rt.job.rank()));
     }
 
     @Override
@@ -80,7 +82,7 @@ public class Intercomm extends Comm {
 
     @Override
     void bindDuplicate(JobRuntime rt, Comm copy, Map<String, String> hints) throws MPIException {
-        copy.bindInter(rt, rt.agree(value -> largestOverBoth(rt, value)), jobRanks, peers);
+        copy.bindInter(rt, rt.agree(value -> largestOverBoth(rt, value)), core.jobRanks, core.peers);
     }
 
     /**
@@ -97,8 +99,8 @@ public class Intercomm extends Comm {
             boolean remoteHigh = both[0] == 1;
             boolean localFirst = localHigh != remoteHigh ? !localHigh
                     : both[4] != both[1] ? both[4] < both[1] : both[5] < both[2];
-            int[] first = localFirst ? jobRanks : peers;
-            int[] second = localFirst ? peers : jobRanks;
+            int[] first = localFirst ? core.jobRanks : core.peers;
+            int[] second = localFirst ? core.peers : core.jobRanks;
             int[] all = new int[first.length + second.length];
             System.arraycopy(first, 0, all, 0, first.length);
             System.arraycopy(second, 0, all, first.length, second.length);
@@ -122,7 +124,7 @@ public class Intercomm extends Comm {
     private int[] withRemote(JobRuntime rt, int[] mine) throws MPIException {
         int[] both = null;
         if (rank() == 0) {
-            int[] theirs = leadersExchange(rt, mine, peers[0], TAG_LEADERS, context + 1, mine.length);
+            int[] theirs = leadersExchange(rt, mine, core.peers[0], TAG_LEADERS, core.context + 1, mine.length);
             both = new int[2 * mine.length];
             System.arraycopy(theirs, 0, both, 0, mine.length);
             System.arraycopy(mine, 0, both, mine.length, mine.length);
@@ -133,7 +135,7 @@ public class Intercomm extends Comm {
     // ---- collectives ------------------------------------------------------------------------
 
     private int[] everyRemote() {
-        int[] all = new int[peers.length];
+        int[] all = new int[core.peers.length];
         for (int r = 0; r < all.length; r++) {
             all[r] = r;
         }
@@ -162,10 +164,10 @@ public class Intercomm extends Comm {
 
     /** A root in the other group: its rank there. */
     private int remoteRoot(int root) throws MPIException {
-        if (root < 0 || root >= peers.length) {
+        if (root < 0 || root >= core.peers.length) {
             throw new MPIException(MPI.ERR_ROOT, "invalid root " + root + " on the intercommunicator " + this
                     + ": the root passes MPI.ROOT, the other ranks of its group MPI.PROC_NULL, and the other group"
-                    + " the root's rank in its group (0.." + (peers.length - 1) + ")");
+                    + " the root's rank in its group (0.." + (core.peers.length - 1) + ")");
         }
         return root;
     }
@@ -493,23 +495,23 @@ public class Intercomm extends Comm {
                 remoteRoot(r);
             }
             Reduction reduction = op.bind(type);
-            int tag = collPort.nextTag();
+            int tag = core.port.nextTag();
             long bytes = (long) count * type.size();
             List<PmlRequest> operations = new ArrayList<>();
             if (to.length > 0) {
-                MemorySegment operand = UserBuffer.of(sendbuf, count, type, false).segment();
+                MemorySegment operand = Buffers.of(sendbuf, count, type, false).segment();
                 for (int r : to) {
-                    operations.add(rt.pml.isend(operand, peers[r], tag, context + 1, SendMode.STANDARD));
+                    operations.add(rt.pml.isend(operand, core.peers[r], tag, core.context + 1, SendMode.STANDARD));
                 }
             }
             if (from.length == 0) {
                 return new Request(this, PmlRequest.allOf(operations), null);
             }
-            UserBuffer result = UserBuffer.of(recvbuf, resultCount, type, true);
+            UserBuffer result = Buffers.of(recvbuf, resultCount, type, true);
             // 8-byte aligned, as the operations read elements with aligned accesses
             MemorySegment operands = MemorySegment.ofArray(new long[(int) ((from.length * bytes + 7) / 8)]);
             for (int i = 0; i < from.length; i++) {
-                operations.add(rt.pml.irecv(operands.asSlice(i * bytes, bytes), peers[from[i]], tag, context + 1));
+                operations.add(rt.pml.irecv(operands.asSlice(i * bytes, bytes), core.peers[from[i]], tag, core.context + 1));
             }
             return new Request(this, PmlRequest.allOf(operations), () -> {
                 MemorySegment folded = operands.asSlice((from.length - 1) * bytes, bytes);

@@ -3,6 +3,7 @@ package mpi;
 import java.lang.foreign.MemorySegment;
 import org.jmca.mca.pml.PmlRequest;
 import org.jmca.mca.pml.SendMode;
+import org.jmca.runtime.JobRuntime;
 
 /**
  * The few collectives the runtime itself needs (barrier, agreeing on a context, gathering the
@@ -25,17 +26,17 @@ final class InternalCollectives {
         int rank = comm.rank();
         MemorySegment empty = MemorySegment.ofArray(new byte[0]);
         for (int distance = 1; distance < size; distance <<= 1) {
-            int to = comm.jobRanks[(rank + distance) % size];
-            int from = comm.jobRanks[(rank - distance + size) % size];
-            PmlRequest receive = rt.pml.irecv(MemorySegment.ofArray(new byte[0]), from, TAG_BARRIER, comm.context + 1);
-            PmlRequest send = rt.pml.isend(empty, to, TAG_BARRIER, comm.context + 1, SendMode.STANDARD);
+            int to = comm.core.jobRanks[(rank + distance) % size];
+            int from = comm.core.jobRanks[(rank - distance + size) % size];
+            PmlRequest receive = rt.pml.irecv(MemorySegment.ofArray(new byte[0]), from, TAG_BARRIER, comm.core.context + 1);
+            PmlRequest send = rt.pml.isend(empty, to, TAG_BARRIER, comm.core.context + 1, SendMode.STANDARD);
             rt.progress.waitUntil(() -> receive.isComplete() && send.isComplete());
         }
     }
 
     /** Every rank's {@code values}, concatenated in rank order (linear gather to rank 0, then broadcast). */
     static int[] allgather(Comm comm, int[] values) throws MPIException {
-        return allgather(comm, values, comm.context + 1, TAG_GATHER, TAG_BCAST);
+        return allgather(comm, values, comm.core.context + 1, TAG_GATHER, TAG_BCAST);
     }
 
     /** As {@link #allgather(Comm, int[])}, on {@code context} with the given tags. */
@@ -48,7 +49,7 @@ final class InternalCollectives {
             System.arraycopy(values, 0, all, 0, n);
             PmlRequest[] receives = new PmlRequest[size];
             for (int r = 1; r < size; r++) {
-                receives[r] = rt.pml.irecv(MemorySegment.ofArray(all).asSlice(4L * r * n, 4L * n), comm.jobRanks[r],
+                receives[r] = rt.pml.irecv(MemorySegment.ofArray(all).asSlice(4L * r * n, 4L * n), comm.core.jobRanks[r],
                         gatherTag, context);
             }
             for (int r = 1; r < size; r++) {
@@ -57,7 +58,7 @@ final class InternalCollectives {
             }
             PmlRequest[] sends = new PmlRequest[size];
             for (int r = 1; r < size; r++) {
-                sends[r] = rt.pml.isend(MemorySegment.ofArray(all), comm.jobRanks[r], bcastTag, context,
+                sends[r] = rt.pml.isend(MemorySegment.ofArray(all), comm.core.jobRanks[r], bcastTag, context,
                         SendMode.STANDARD);
             }
             for (int r = 1; r < size; r++) {
@@ -65,9 +66,9 @@ final class InternalCollectives {
                 rt.progress.waitUntil(send::isComplete);
             }
         } else {
-            PmlRequest send = rt.pml.isend(MemorySegment.ofArray(values), comm.jobRanks[0], gatherTag, context,
+            PmlRequest send = rt.pml.isend(MemorySegment.ofArray(values), comm.core.jobRanks[0], gatherTag, context,
                     SendMode.STANDARD);
-            PmlRequest receive = rt.pml.irecv(MemorySegment.ofArray(all), comm.jobRanks[0], bcastTag, context);
+            PmlRequest receive = rt.pml.irecv(MemorySegment.ofArray(all), comm.core.jobRanks[0], bcastTag, context);
             rt.progress.waitUntil(() -> send.isComplete() && receive.isComplete());
         }
         return all;
@@ -76,12 +77,12 @@ final class InternalCollectives {
     /** {@code values} of {@code root} (of up to {@code capacity} ints; the others pass null), linearly. */
     static int[] bcast(Comm comm, int[] values, int root, int capacity) throws MPIException {
         JobRuntime rt = comm.runtime();
-        int context = comm.context + 1;
+        int context = comm.core.context + 1;
         if (comm.rank() == root) {
             PmlRequest[] sends = new PmlRequest[comm.size()];
             for (int r = 0; r < comm.size(); r++) {
                 if (r != root) {
-                    sends[r] = rt.pml.isend(MemorySegment.ofArray(values), comm.jobRanks[r], TAG_ROOTED_BCAST, context,
+                    sends[r] = rt.pml.isend(MemorySegment.ofArray(values), comm.core.jobRanks[r], TAG_ROOTED_BCAST, context,
                             SendMode.STANDARD);
                 }
             }
@@ -93,7 +94,7 @@ final class InternalCollectives {
             return values;
         }
         int[] received = new int[capacity];
-        PmlRequest receive = rt.pml.irecv(MemorySegment.ofArray(received), comm.jobRanks[root], TAG_ROOTED_BCAST,
+        PmlRequest receive = rt.pml.irecv(MemorySegment.ofArray(received), comm.core.jobRanks[root], TAG_ROOTED_BCAST,
                 context);
         rt.progress.waitUntil(receive::isComplete);
         return java.util.Arrays.copyOf(received, (int) (receive.status().byteCount() / Integer.BYTES));

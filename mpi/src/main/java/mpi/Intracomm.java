@@ -110,11 +110,11 @@ public class Intracomm extends Comm {
         int mine = -1;
         for (int i = 0; i < members.length; i++) {
             int member = members[i];
-            if (java.util.Arrays.stream(jobRanks).noneMatch(j -> j == member)) {
+            if (java.util.Arrays.stream(core.jobRanks).noneMatch(j -> j == member)) {
                 throw failure("MPI_Comm_create", new MPIException(MPI.ERR_GROUP, "the group has a process that is not"
                         + " in " + this + " (job rank " + member + ")"));
             }
-            if (member == jobRanks[rank()]) {
+            if (member == core.jobRanks[rank()]) {
                 mine = i;
             }
         }
@@ -132,7 +132,7 @@ public class Intracomm extends Comm {
             int[] members = group.jobRanks();
             boolean mine = false;
             for (int member : members) {
-                if (java.util.Arrays.stream(jobRanks).noneMatch(j -> j == member)) {
+                if (java.util.Arrays.stream(core.jobRanks).noneMatch(j -> j == member)) {
                     throw new MPIException(MPI.ERR_GROUP, "the group has a process that is not in " + this
                             + " (job rank " + member + ")");
                 }
@@ -146,11 +146,11 @@ public class Intracomm extends Comm {
             // the members agree on a context among themselves, on this communicator's point-to-point
             // context under a negative tag of their own (no receive of the program's can match it)
             Intracomm memberComm = new Intracomm(this + " group(" + tag + ") members");
-            memberComm.bindInter(rt, context, members, members);
+            memberComm.bindInter(rt, core.context, members, members);
             int internalTag = -2 - tag;
             int agreed = rt.agree(value -> {
                 int max = Integer.MIN_VALUE;
-                for (int v : InternalCollectives.allgather(memberComm, new int[] {value}, context, internalTag,
+                for (int v : InternalCollectives.allgather(memberComm, new int[] {value}, core.context, internalTag,
                         internalTag)) {
                     max = Math.max(max, v);
                 }
@@ -176,7 +176,7 @@ public class Intracomm extends Comm {
         int colour = MPI.UNDEFINED;
         if (splitType == TYPE_SHARED) {
             // the host's name as the colour, so that processes of other jobs (accept, spawn) on it agree
-            String mine = runtime().hostOf(jobRanks[rank()]);
+            String mine = runtime().hostOf(core.jobRanks[rank()]);
             try {
                 byte[] digest = java.security.MessageDigest.getInstance("SHA-256")
                         .digest(mine.getBytes(java.nio.charset.StandardCharsets.UTF_8));
@@ -204,7 +204,7 @@ public class Intracomm extends Comm {
             if (colour < 0 && colour != MPI.UNDEFINED) {
                 throw new MPIException(MPI.ERR_ARG, "colour " + colour + " is negative (only MPI.UNDEFINED may be)");
             }
-            int context = rt.agreeOnContext(this);
+            int context = Comm.agreeOnContext(rt, this);
             int[] all = InternalCollectives.allgather(this, new int[] {colour, key});
             if (colour == MPI.UNDEFINED) {
                 T none = make.apply("MPI_COMM_NULL");
@@ -218,7 +218,7 @@ public class Intracomm extends Comm {
                 }
             }
             members.sort(Comparator.<int[]>comparingInt(m -> m[0]).thenComparingInt(m -> m[1]));
-            int[] ranks = members.stream().mapToInt(m -> jobRanks[m[1]]).toArray();
+            int[] ranks = members.stream().mapToInt(m -> core.jobRanks[m[1]]).toArray();
             T part = make.apply(this + " split(" + colour + ")");
             part.bind(rt, context, ranks);
             part.setErrhandler(errhandler());
@@ -335,7 +335,7 @@ public class Intracomm extends Comm {
     /** Rank r receives the reduction of the operands of ranks 0..r. */
     public void scan(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
         runCollective("MPI_Scan", CollFunction.SCAN, c ->
-                reductionCall(c, sendbuf, recvbuf, count, type, op, 0, false));
+                c.reduction(sendbuf, recvbuf, count, Datatype.use(type), Op.reduction(op, type), 0, false));
     }
 
     /** In place: the operand is in {@code buf}, which receives the result. */
@@ -345,7 +345,7 @@ public class Intracomm extends Comm {
 
     public Request iScan(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op) throws MPIException {
         return startCollective("MPI_Iscan", CollFunction.SCAN, c ->
-                reductionCall(c, sendbuf, recvbuf, count, type, op, 0, false));
+                c.reduction(sendbuf, recvbuf, count, Datatype.use(type), Op.reduction(op, type), 0, false));
     }
 
     public Request iScan(Buffer buf, int count, Datatype type, Op op) throws MPIException {
@@ -355,7 +355,7 @@ public class Intracomm extends Comm {
     /** Rank r receives the reduction of the operands of ranks 0..r-1; rank 0's buffer is left as it is. */
     public void exScan(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
         runCollective("MPI_Exscan", CollFunction.EXSCAN, c ->
-                reductionCall(c, sendbuf, recvbuf, count, type, op, 0, false));
+                c.reduction(sendbuf, recvbuf, count, Datatype.use(type), Op.reduction(op, type), 0, false));
     }
 
     /** In place. */
@@ -365,7 +365,7 @@ public class Intracomm extends Comm {
 
     public Request iExScan(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op) throws MPIException {
         return startCollective("MPI_Iexscan", CollFunction.EXSCAN, c ->
-                reductionCall(c, sendbuf, recvbuf, count, type, op, 0, false));
+                c.reduction(sendbuf, recvbuf, count, Datatype.use(type), Op.reduction(op, type), 0, false));
     }
 
     public Request iExScan(Buffer buf, int count, Datatype type, Op op) throws MPIException {

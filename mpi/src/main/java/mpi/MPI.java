@@ -13,6 +13,10 @@ import java.util.List;
 import java.util.Map;
 import org.jmca.mca.McaException;
 import org.jmca.rte.WireUpException;
+import org.jmca.runtime.ErrorClass;
+import org.jmca.runtime.JobRuntime;
+import org.jmca.runtime.PredefinedOp;
+import org.jmca.runtime.Type;
 
 /**
  * The entry point of the MPI API, as in Open MPI's Java bindings: initialization, constants,
@@ -20,66 +24,66 @@ import org.jmca.rte.WireUpException;
  */
 public final class MPI {
     // Error classes, numbered as in Open MPI's mpi.h.
-    public static final int SUCCESS = 0;
-    public static final int ERR_BUFFER = 1;
-    public static final int ERR_COUNT = 2;
-    public static final int ERR_TYPE = 3;
-    public static final int ERR_TAG = 4;
-    public static final int ERR_COMM = 5;
-    public static final int ERR_RANK = 6;
-    public static final int ERR_REQUEST = 7;
-    public static final int ERR_ROOT = 8;
-    public static final int ERR_GROUP = 9;
-    public static final int ERR_OP = 10;
-    public static final int ERR_TOPOLOGY = 11;
-    public static final int ERR_DIMS = 12;
-    public static final int ERR_ARG = 13;
-    public static final int ERR_UNKNOWN = 14;
-    public static final int ERR_TRUNCATE = 15;
-    public static final int ERR_OTHER = 16;
-    public static final int ERR_INTERN = 17;
-    public static final int ERR_IN_STATUS = 18;
-    public static final int ERR_PENDING = 19;
-    public static final int ERR_ACCESS = 20;
-    public static final int ERR_AMODE = 21;
-    public static final int ERR_ASSERT = 22;
-    public static final int ERR_BAD_FILE = 23;
-    public static final int ERR_BASE = 24;
-    public static final int ERR_CONVERSION = 25;
-    public static final int ERR_DISP = 26;
-    public static final int ERR_DUP_DATAREP = 27;
-    public static final int ERR_FILE_EXISTS = 28;
-    public static final int ERR_FILE_IN_USE = 29;
-    public static final int ERR_FILE = 30;
-    public static final int ERR_INFO_KEY = 31;
-    public static final int ERR_INFO_NOKEY = 32;
-    public static final int ERR_INFO_VALUE = 33;
-    public static final int ERR_INFO = 34;
-    public static final int ERR_IO = 35;
-    public static final int ERR_KEYVAL = 36;
-    public static final int ERR_LOCKTYPE = 37;
-    public static final int ERR_NAME = 38;
-    public static final int ERR_NO_MEM = 39;
-    public static final int ERR_NOT_SAME = 40;
-    public static final int ERR_NO_SPACE = 41;
-    public static final int ERR_NO_SUCH_FILE = 42;
-    public static final int ERR_PORT = 43;
-    public static final int ERR_QUOTA = 44;
-    public static final int ERR_READ_ONLY = 45;
-    public static final int ERR_RMA_CONFLICT = 46;
-    public static final int ERR_RMA_SYNC = 47;
-    public static final int ERR_SERVICE = 48;
-    public static final int ERR_SIZE = 49;
-    public static final int ERR_SPAWN = 50;
-    public static final int ERR_UNSUPPORTED_DATAREP = 51;
-    public static final int ERR_UNSUPPORTED_OPERATION = 52;
-    public static final int ERR_WIN = 53;
+    public static final int SUCCESS = ErrorClass.SUCCESS;
+    public static final int ERR_BUFFER = ErrorClass.BUFFER;
+    public static final int ERR_COUNT = ErrorClass.COUNT;
+    public static final int ERR_TYPE = ErrorClass.TYPE;
+    public static final int ERR_TAG = ErrorClass.TAG;
+    public static final int ERR_COMM = ErrorClass.COMM;
+    public static final int ERR_RANK = ErrorClass.RANK;
+    public static final int ERR_REQUEST = ErrorClass.REQUEST;
+    public static final int ERR_ROOT = ErrorClass.ROOT;
+    public static final int ERR_GROUP = ErrorClass.GROUP;
+    public static final int ERR_OP = ErrorClass.OP;
+    public static final int ERR_TOPOLOGY = ErrorClass.TOPOLOGY;
+    public static final int ERR_DIMS = ErrorClass.DIMS;
+    public static final int ERR_ARG = ErrorClass.ARG;
+    public static final int ERR_UNKNOWN = ErrorClass.UNKNOWN;
+    public static final int ERR_TRUNCATE = ErrorClass.TRUNCATE;
+    public static final int ERR_OTHER = ErrorClass.OTHER;
+    public static final int ERR_INTERN = ErrorClass.INTERN;
+    public static final int ERR_IN_STATUS = ErrorClass.IN_STATUS;
+    public static final int ERR_PENDING = ErrorClass.PENDING;
+    public static final int ERR_ACCESS = ErrorClass.ACCESS;
+    public static final int ERR_AMODE = ErrorClass.AMODE;
+    public static final int ERR_ASSERT = ErrorClass.ASSERT;
+    public static final int ERR_BAD_FILE = ErrorClass.BAD_FILE;
+    public static final int ERR_BASE = ErrorClass.BASE;
+    public static final int ERR_CONVERSION = ErrorClass.CONVERSION;
+    public static final int ERR_DISP = ErrorClass.DISP;
+    public static final int ERR_DUP_DATAREP = ErrorClass.DUP_DATAREP;
+    public static final int ERR_FILE_EXISTS = ErrorClass.FILE_EXISTS;
+    public static final int ERR_FILE_IN_USE = ErrorClass.FILE_IN_USE;
+    public static final int ERR_FILE = ErrorClass.FILE;
+    public static final int ERR_INFO_KEY = ErrorClass.INFO_KEY;
+    public static final int ERR_INFO_NOKEY = ErrorClass.INFO_NOKEY;
+    public static final int ERR_INFO_VALUE = ErrorClass.INFO_VALUE;
+    public static final int ERR_INFO = ErrorClass.INFO;
+    public static final int ERR_IO = ErrorClass.IO;
+    public static final int ERR_KEYVAL = ErrorClass.KEYVAL;
+    public static final int ERR_LOCKTYPE = ErrorClass.LOCKTYPE;
+    public static final int ERR_NAME = ErrorClass.NAME;
+    public static final int ERR_NO_MEM = ErrorClass.NO_MEM;
+    public static final int ERR_NOT_SAME = ErrorClass.NOT_SAME;
+    public static final int ERR_NO_SPACE = ErrorClass.NO_SPACE;
+    public static final int ERR_NO_SUCH_FILE = ErrorClass.NO_SUCH_FILE;
+    public static final int ERR_PORT = ErrorClass.PORT;
+    public static final int ERR_QUOTA = ErrorClass.QUOTA;
+    public static final int ERR_READ_ONLY = ErrorClass.READ_ONLY;
+    public static final int ERR_RMA_CONFLICT = ErrorClass.RMA_CONFLICT;
+    public static final int ERR_RMA_SYNC = ErrorClass.RMA_SYNC;
+    public static final int ERR_SERVICE = ErrorClass.SERVICE;
+    public static final int ERR_SIZE = ErrorClass.SIZE;
+    public static final int ERR_SPAWN = ErrorClass.SPAWN;
+    public static final int ERR_UNSUPPORTED_DATAREP = ErrorClass.UNSUPPORTED_DATAREP;
+    public static final int ERR_UNSUPPORTED_OPERATION = ErrorClass.UNSUPPORTED_OPERATION;
+    public static final int ERR_WIN = ErrorClass.WIN;
     /** MPI_ERR_RMA_RANGE: target memory outside the window (a JMCA addition: Open MPI's bindings have no constant for it). */
-    public static final int ERR_RMA_RANGE = 68;
+    public static final int ERR_RMA_RANGE = ErrorClass.RMA_RANGE;
     /** MPI_ERR_RMA_SHARED: a shared-memory window over ranks that share no memory (a JMCA addition). */
-    public static final int ERR_RMA_SHARED = 71;
-    public static final int ERR_LASTCODE = 92;
-    public static final int ERR_SYSRESOURCE = -2;
+    public static final int ERR_RMA_SHARED = ErrorClass.RMA_SHARED;
+    public static final int ERR_LASTCODE = ErrorClass.LASTCODE;
+    public static final int ERR_SYSRESOURCE = ErrorClass.SYSRESOURCE;
 
     public static final int THREAD_SINGLE = 0;
     public static final int THREAD_FUNNELED = 1;
@@ -168,33 +172,33 @@ public final class MPI {
     /** Bytes a buffered send uses in the attached buffer beyond its message. */
     public static final int BSEND_OVERHEAD = 128;
 
-    public static final Datatype BYTE = Datatype.primitive("MPI.BYTE", 1, Datatype.Base.BYTE, byte[].class, ByteBuffer.class);
-    public static final Datatype CHAR = Datatype.primitive("MPI.CHAR", 2, Datatype.Base.CHAR, char[].class, CharBuffer.class);
-    public static final Datatype SHORT = Datatype.primitive("MPI.SHORT", 2, Datatype.Base.SHORT, short[].class,
+    public static final Datatype BYTE = Datatype.primitive("MPI.BYTE", 1, Type.Base.BYTE, byte[].class, ByteBuffer.class);
+    public static final Datatype CHAR = Datatype.primitive("MPI.CHAR", 2, Type.Base.CHAR, char[].class, CharBuffer.class);
+    public static final Datatype SHORT = Datatype.primitive("MPI.SHORT", 2, Type.Base.SHORT, short[].class,
             ShortBuffer.class);
-    public static final Datatype BOOLEAN = Datatype.primitive("MPI.BOOLEAN", 1, Datatype.Base.BOOLEAN, boolean[].class,
+    public static final Datatype BOOLEAN = Datatype.primitive("MPI.BOOLEAN", 1, Type.Base.BOOLEAN, boolean[].class,
             ByteBuffer.class);
-    public static final Datatype INT = Datatype.primitive("MPI.INT", 4, Datatype.Base.INT, int[].class, IntBuffer.class);
-    public static final Datatype LONG = Datatype.primitive("MPI.LONG", 8, Datatype.Base.LONG, long[].class,
+    public static final Datatype INT = Datatype.primitive("MPI.INT", 4, Type.Base.INT, int[].class, IntBuffer.class);
+    public static final Datatype LONG = Datatype.primitive("MPI.LONG", 8, Type.Base.LONG, long[].class,
             LongBuffer.class);
-    public static final Datatype FLOAT = Datatype.primitive("MPI.FLOAT", 4, Datatype.Base.FLOAT, float[].class,
+    public static final Datatype FLOAT = Datatype.primitive("MPI.FLOAT", 4, Type.Base.FLOAT, float[].class,
             FloatBuffer.class);
-    public static final Datatype DOUBLE = Datatype.primitive("MPI.DOUBLE", 8, Datatype.Base.DOUBLE, double[].class,
+    public static final Datatype DOUBLE = Datatype.primitive("MPI.DOUBLE", 8, Type.Base.DOUBLE, double[].class,
             DoubleBuffer.class);
 
     /** Pairs of ints (value, index) for MINLOC and MAXLOC, two ints per element of an int[]. */
-    public static final Datatype INT2 = Datatype.pair("MPI.INT2", 8, Datatype.Base.INT, 4, int[].class, IntBuffer.class);
+    public static final Datatype INT2 = Datatype.pair("MPI.INT2", 8, Type.Base.INT, 4, int[].class, IntBuffer.class);
     /** (short value, int index), as the C struct: 8 bytes, index at 4. ByteBuffer only. */
-    public static final Datatype SHORT_INT = Datatype.pair("MPI.SHORT_INT", 8, Datatype.Base.SHORT, 4, null,
+    public static final Datatype SHORT_INT = Datatype.pair("MPI.SHORT_INT", 8, Type.Base.SHORT, 4, null,
             ByteBuffer.class);
     /** (long value, int index), as the C struct: 16 bytes, index at 8. ByteBuffer only. */
-    public static final Datatype LONG_INT = Datatype.pair("MPI.LONG_INT", 16, Datatype.Base.LONG, 8, null,
+    public static final Datatype LONG_INT = Datatype.pair("MPI.LONG_INT", 16, Type.Base.LONG, 8, null,
             ByteBuffer.class);
     /** (float value, int index): 8 bytes, index at 4. ByteBuffer only. */
-    public static final Datatype FLOAT_INT = Datatype.pair("MPI.FLOAT_INT", 8, Datatype.Base.FLOAT, 4, null,
+    public static final Datatype FLOAT_INT = Datatype.pair("MPI.FLOAT_INT", 8, Type.Base.FLOAT, 4, null,
             ByteBuffer.class);
     /** (double value, int index), as the C struct: 16 bytes, index at 8. ByteBuffer only. */
-    public static final Datatype DOUBLE_INT = Datatype.pair("MPI.DOUBLE_INT", 16, Datatype.Base.DOUBLE, 8, null,
+    public static final Datatype DOUBLE_INT = Datatype.pair("MPI.DOUBLE_INT", 16, Type.Base.DOUBLE, 8, null,
             ByteBuffer.class);
 
     /** The structs of the pair types, to read and write pairs in a ByteBuffer ({@link Struct#getData}). */
@@ -205,33 +209,33 @@ public final class MPI {
     public static final DoubleInt doubleInt = new DoubleInt();
 
     /** Complex numbers: (real, imaginary) pairs; reductions take MPI.SUM only. See {@link FloatComplex}. */
-    public static final Datatype FLOAT_COMPLEX = Datatype.complex("MPI.FLOAT_COMPLEX", Datatype.Base.FLOAT);
-    public static final Datatype DOUBLE_COMPLEX = Datatype.complex("MPI.DOUBLE_COMPLEX", Datatype.Base.DOUBLE);
+    public static final Datatype FLOAT_COMPLEX = Datatype.complex("MPI.FLOAT_COMPLEX", Type.Base.FLOAT);
+    public static final Datatype DOUBLE_COMPLEX = Datatype.complex("MPI.DOUBLE_COMPLEX", Type.Base.DOUBLE);
 
     /** Bytes made by {@link Comm#pack}, to send and {@link Comm#unpack}. */
-    public static final Datatype PACKED = Datatype.primitive("MPI.PACKED", 1, Datatype.Base.BYTE, byte[].class,
+    public static final Datatype PACKED = Datatype.primitive("MPI.PACKED", 1, Type.Base.BYTE, byte[].class,
             ByteBuffer.class);
     /** No datatype (MPI_DATATYPE_NULL): isNull() is true, and using it is an MPI_ERR_TYPE. */
     public static final Datatype DATATYPE_NULL = Datatype.nullType();
 
-    public static final Op MAX = new Op(Op.Predefined.MAX);
-    public static final Op MIN = new Op(Op.Predefined.MIN);
-    public static final Op SUM = new Op(Op.Predefined.SUM);
-    public static final Op PROD = new Op(Op.Predefined.PROD);
-    public static final Op LAND = new Op(Op.Predefined.LAND);
-    public static final Op BAND = new Op(Op.Predefined.BAND);
-    public static final Op LOR = new Op(Op.Predefined.LOR);
-    public static final Op BOR = new Op(Op.Predefined.BOR);
-    public static final Op LXOR = new Op(Op.Predefined.LXOR);
-    public static final Op BXOR = new Op(Op.Predefined.BXOR);
+    public static final Op MAX = new Op(PredefinedOp.MAX);
+    public static final Op MIN = new Op(PredefinedOp.MIN);
+    public static final Op SUM = new Op(PredefinedOp.SUM);
+    public static final Op PROD = new Op(PredefinedOp.PROD);
+    public static final Op LAND = new Op(PredefinedOp.LAND);
+    public static final Op BAND = new Op(PredefinedOp.BAND);
+    public static final Op LOR = new Op(PredefinedOp.LOR);
+    public static final Op BOR = new Op(PredefinedOp.BOR);
+    public static final Op LXOR = new Op(PredefinedOp.LXOR);
+    public static final Op BXOR = new Op(PredefinedOp.BXOR);
     /** The smallest value of a pair type and the smallest index holding it. */
-    public static final Op MINLOC = new Op(Op.Predefined.MINLOC);
+    public static final Op MINLOC = new Op(PredefinedOp.MINLOC);
     /** The largest value of a pair type and the smallest index holding it. */
-    public static final Op MAXLOC = new Op(Op.Predefined.MAXLOC);
+    public static final Op MAXLOC = new Op(PredefinedOp.MAXLOC);
     /** One-sided accumulate: store the origin's value. */
-    public static final Op REPLACE = new Op(Op.Predefined.REPLACE);
+    public static final Op REPLACE = new Op(PredefinedOp.REPLACE);
     /** One-sided getAccumulate and fetchAndOp: only read the target. */
-    public static final Op NO_OP = new Op(Op.Predefined.NO_OP);
+    public static final Op NO_OP = new Op(PredefinedOp.NO_OP);
 
     /** Print the error and abort the job (the default). */
     public static final Errhandler ERRORS_ARE_FATAL = new Errhandler("MPI.ERRORS_ARE_FATAL", true);
@@ -289,7 +293,7 @@ public final class MPI {
         }
         JobRuntime started;
         try {
-            started = JobRuntime.start(required == THREAD_MULTIPLE);
+            started = JobRuntime.start(System.getenv(), required == THREAD_MULTIPLE);
         } catch (McaException | WireUpException e) {
             System.err.println("jmca: MPI.Init failed: " + e.getMessage());
             System.err.flush();

@@ -1,5 +1,7 @@
 package mpi;
 
+import org.jmca.runtime.ErrorClass;
+
 /**
  * An MPI error: an error class (one of {@code MPI.ERR_*}) and a message saying what was wrong,
  * with the offending value. Thrown under {@link MPI#ERRORS_RETURN}; under
@@ -38,6 +40,6 @@ public final class MPIException extends Exception {
 
     /** The error class's name: "MPI_ERR_RANK". */
     public String getErrorClassName() {
-        return ErrorClasses.name(errorClass);
+        return org.jmca.runtime.ErrorClass.name(errorClass);
     }
 }

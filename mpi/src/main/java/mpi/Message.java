@@ -3,6 +3,7 @@ package mpi;
 import java.nio.Buffer;
 import org.jmca.mca.pml.PmlMessage;
 import org.jmca.mca.pml.PmlModule;
+import org.jmca.runtime.UserBuffer;
 
 /**
  * A message taken by a matched probe ({@link #mProbe}, {@link #imProbe}): no other receive or
@@ -37,7 +38,7 @@ public final class Message {
             }
             PmlMessage[] found = new PmlMessage[1];
             int pmlTag = tag == MPI.ANY_TAG ? PmlModule.ANY_TAG : tag;
-            rt.progress.waitUntil(() -> (found[0] = rt.pml.improbe(from, pmlTag, comm.context)) != null);
+            rt.progress.waitUntil(() -> (found[0] = rt.pml.improbe(from, pmlTag, comm.core.context)) != null);
             return take(found[0]);
         });
     }
@@ -50,7 +51,7 @@ public final class Message {
                 return noProc();
             }
             rt.progress.progress();
-            PmlMessage found = rt.pml.improbe(from, tag == MPI.ANY_TAG ? PmlModule.ANY_TAG : tag, comm.context);
+            PmlMessage found = rt.pml.improbe(from, tag == MPI.ANY_TAG ? PmlModule.ANY_TAG : tag, comm.core.context);
             return found == null ? null : take(found);
         });
     }
@@ -95,7 +96,7 @@ public final class Message {
     }
 
     private Request start(Object buf, int count, Datatype type) throws MPIException {
-        UserBuffer data = UserBuffer.of(buf, count, type, true);
+        UserBuffer data = Buffers.of(buf, count, type, true);
         if (noProc) {
             noProc = false;
             return Request.completed(comm, new Status(MPI.PROC_NULL, MPI.ANY_TAG, MPI.SUCCESS, 0, false));

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.jmca.mca.pml.PmlRequest;
 import org.jmca.mca.pml.PmlStatus;
+import org.jmca.runtime.JobRuntime;
 
 /**
  * A non-blocking operation. Once a wait or a successful test has seen it complete, a request
@@ -74,7 +75,11 @@ public class Request implements Freeable {
         if (isNull()) {
             return emptyStatus();
         }
-        comm.runtime().progress.waitUntil(this::ready);
+        if (operation != null) {
+            // The PML request itself is the condition: a lambda here would be a class per
+            // rank's loader, and thread ranks would each compile the shared wait loop for it.
+            comm.runtime().progress.waitUntil(operation);
+        }
         return collect();
     }
 

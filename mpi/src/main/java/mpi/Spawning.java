@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.jmca.rte.launcher.JmpiRun;
 import org.jmca.rte.launcher.Launcher;
+import org.jmca.runtime.JobRuntime;
 
 /**
  * {@link Intracomm#spawn}: the root opens a port and starts jmpirun (from JMCA's jars) with the

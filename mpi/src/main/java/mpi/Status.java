@@ -1,5 +1,7 @@
 package mpi;
 
+import org.jmca.runtime.ErrorClass;
+
 /** What a receive (or a probe, or a wait) found. */
 public final class Status {
     private final int source;
@@ -80,7 +82,7 @@ public final class Status {
 
     @Override
     public String toString() {
-        return "Status[source=" + source + ", tag=" + tag + ", error=" + ErrorClasses.name(error) + ", bytes="
+        return "Status[source=" + source + ", tag=" + tag + ", error=" + org.jmca.runtime.ErrorClass.name(error) + ", bytes="
                 + byteCount + (cancelled ? ", cancelled" : "") + "]";
     }
 }

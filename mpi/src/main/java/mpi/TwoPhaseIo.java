@@ -7,6 +7,8 @@ import java.nio.channels.FileChannel;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.jmca.runtime.FilePieces;
+import org.jmca.runtime.ViewLayout;
 
 /**
  * Collective reads and writes in two phases, as ROMIO does them: the file range the whole group

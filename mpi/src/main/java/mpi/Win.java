@@ -14,6 +14,9 @@ import org.jmca.osc.OscException;
 import org.jmca.osc.OscWindow;
 import org.jmca.osc.WindowEnvironment;
 import org.jmca.osc.WindowPeer;
+import org.jmca.runtime.ErrorClass;
+import org.jmca.runtime.JobRuntime;
+import org.jmca.runtime.Type;
 
 /**
  * An MPI window ({@code MPI_Win}), as in Open MPI's Java bindings: memory of every rank of a
@@ -89,7 +92,7 @@ public final class Win implements Freeable {
         }
         this.comm = comm;
         this.flavor = flavor;
-        int element = UserBuffer.elementSize(base);
+        int element = Buffers.elementSize(base);
         this.dispUnit = dispUnit * element;
         MemorySegment whole = MemorySegment.ofBuffer(base.duplicate().clear());
         long bytes = (long) size * element;
@@ -109,14 +112,14 @@ public final class Win implements Freeable {
                     + " intercommunicator " + comm);
         }
         if (flavor == FLAVOR_SHARED_VALUE) {
-            for (int jobRank : comm.jobRanks) {
+            for (int jobRank : comm.core.jobRanks) {
                 if (!rt.hostOf(jobRank).equals(rt.job.hostname())) {
                     throw new MPIException(MPI.ERR_RMA_SHARED, "a shared window needs every rank on one host, but"
                             + " job rank " + jobRank + " is on " + rt.hostOf(jobRank));
                 }
             }
         }
-        int context = rt.agreeOnContext(comm);
+        int context = Comm.agreeOnContext(rt, comm);
         List<WindowPeer.RdmaKeys> keys = OscWindow.expose(memory, rt.btls);
         WindowPeer mine = new WindowPeer(memory.address(), memory.byteSize(), dispUnit, keys);
         int[] all = InternalCollectives.allgather(comm, mine.encode());
@@ -126,7 +129,7 @@ public final class Win implements Freeable {
             peers[r] = WindowPeer.decode(all, r, components);
         }
         exposures = keys;
-        WindowEnvironment env = new WindowEnvironment(comm.rank(), comm.jobRanks, rt.pml, rt.progress, context,
+        WindowEnvironment env = new WindowEnvironment(comm.rank(), comm.core.jobRanks, rt.pml, rt.progress, context,
                 context + 1, (op, type) -> Op.ofCode(op, Datatype.ofCode(type)), rt.oscCounters);
         return OscWindow.open(env, memory, peers);
     }
@@ -188,7 +191,7 @@ public final class Win implements Freeable {
         if (!buffer.isDirect()) {
             throw new IllegalArgumentException("The origin must be direct buffer.");
         }
-        return UserBuffer.segment(buffer, count, type, receive);
+        return Buffers.segment(buffer, count, type, receive);
     }
 
     /** Both datatypes must be the same predefined one, as Open MPI's bindings require. */
@@ -326,8 +329,8 @@ public final class Win implements Freeable {
     public void compareAndSwap(Buffer origin, Buffer compareAddr, Buffer resultAddr, Datatype targetType,
                                int targetRank, int targetDisp) throws MPIException {
         run("MPI_Compare_and_swap", () -> {
-            if (targetType.isPair() || targetType.base() == Datatype.Base.FLOAT
-                    || targetType.base() == Datatype.Base.DOUBLE) {
+            if (targetType.isPair() || targetType.base() == Type.Base.FLOAT
+                    || targetType.base() == Type.Base.DOUBLE) {
                 throw new MPIException(MPI.ERR_TYPE, "compareAndSwap takes integer, boolean and byte types, not "
                         + targetType);
             }
@@ -474,8 +477,8 @@ public final class Win implements Freeable {
         int[] ranks = new int[jobRanks.length];
         for (int i = 0; i < jobRanks.length; i++) {
             ranks[i] = -1;
-            for (int r = 0; r < comm.jobRanks.length; r++) {
-                if (comm.jobRanks[r] == jobRanks[i]) {
+            for (int r = 0; r < comm.core.jobRanks.length; r++) {
+                if (comm.core.jobRanks[r] == jobRanks[i]) {
                     ranks[i] = r;
                 }
             }
@@ -491,7 +494,7 @@ public final class Win implements Freeable {
     public Group getGroup() throws MPIException {
         return call("MPI_Win_get_group", () -> {
             checkNotFreed();
-            return new Group(comm.jobRanks, comm.jobRanks[comm.rank()]);
+            return new Group(comm.core.jobRanks, comm.core.jobRanks[comm.rank()]);
         });
     }
 
@@ -537,7 +540,7 @@ public final class Win implements Freeable {
 
     /** Calls the window's error handler with {@code errorCode}. */
     public void callErrhandler(int errorCode) throws MPIException {
-        throw handle("MPI_Win_call_errhandler", new MPIException(errorCode, "error " + ErrorClasses.name(errorCode)
+        throw handle("MPI_Win_call_errhandler", new MPIException(errorCode, "error " + org.jmca.runtime.ErrorClass.name(errorCode)
                 + " raised by the program"));
     }
 

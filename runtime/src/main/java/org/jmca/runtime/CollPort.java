@@ -1,4 +1,4 @@
-package mpi;
+package org.jmca.runtime;
 
 import java.lang.foreign.MemorySegment;
 import java.util.Map;
@@ -6,17 +6,18 @@ import org.jmca.mca.coll.CollCommunicator;
 import org.jmca.mca.pml.PmlRequest;
 import org.jmca.mca.pml.SendMode;
 import org.jmca.mca.progress.ProgressEngine;
+import org.jmca.runtime.JobRuntime;
 
 /**
  * A communicator as the coll modules see it: its ranks, and messages on its collective context
  * (context + 1) with negative tags, one tag per call so non-blocking collectives in flight
  * never mix.
  */
-final class CollPort implements CollCommunicator {
+public final class CollPort implements CollCommunicator {
     private static final int FIRST_TAG = -1000;
     private static final int TAG_RANGE = 1 << 28;
 
-    private final Comm comm;
+    private final Communicator comm;
     private final JobRuntime runtime;
     private final Map<String, String> hints;
     private final int verbosity;
@@ -24,25 +25,25 @@ final class CollPort implements CollCommunicator {
     private boolean muted;
     private int calls;
 
-    CollPort(Comm comm, JobRuntime runtime, Map<String, String> hints) {
+    CollPort(Communicator comm, JobRuntime runtime, Map<String, String> hints) {
         this.comm = comm;
         this.runtime = runtime;
         this.hints = Map.copyOf(hints);
         this.verbosity = runtime.collVerbosity;
     }
 
-    void mute(boolean on) {
+    public void mute(boolean on) {
         muted = on;
     }
 
     /** The tag of the next collective call; every rank counts its calls alike. */
-    int nextTag() {
+    public int nextTag() {
         return FIRST_TAG - (calls++ % TAG_RANGE);
     }
 
     @Override
     public int rank() {
-        return comm.rank();
+        return comm.rank;
     }
 
     @Override

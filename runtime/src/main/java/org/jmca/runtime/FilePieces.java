@@ -1,4 +1,4 @@
-package mpi;
+package org.jmca.runtime;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -6,12 +6,12 @@ import java.nio.channels.FileChannel;
 import java.util.List;
 
 /** Positional reads and writes of a view's pieces, their bytes one after another in a buffer. */
-final class FilePieces {
+public final class FilePieces {
     private FilePieces() {
     }
 
     /** Writes each piece's bytes from {@code data} (from its start) at the piece's offset. */
-    static void write(FileChannel channel, List<ViewLayout.Piece> pieces, ByteBuffer data) throws IOException {
+    public static void write(FileChannel channel, List<ViewLayout.Piece> pieces, ByteBuffer data) throws IOException {
         int at = 0;
         for (ViewLayout.Piece p : pieces) {
             ByteBuffer piece = data.limit(at + (int) p.length()).position(at);
@@ -24,7 +24,7 @@ final class FilePieces {
     }
 
     /** Reads the pieces into {@code data} (from its start) up to the end of the file; returns the bytes read. */
-    static int read(FileChannel channel, List<ViewLayout.Piece> pieces, ByteBuffer data) throws IOException {
+    public static int read(FileChannel channel, List<ViewLayout.Piece> pieces, ByteBuffer data) throws IOException {
         int read = 0;
         for (ViewLayout.Piece p : pieces) {
             ByteBuffer piece = data.limit(read + (int) p.length()).position(read);

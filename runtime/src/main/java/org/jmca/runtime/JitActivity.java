@@ -1,4 +1,4 @@
-package mpi;
+package org.jmca.runtime;
 
 import java.io.File;
 import java.io.FileInputStream;
@@ -13,7 +13,7 @@ import java.util.concurrent.locks.LockSupport;
  * used. A look reads one small file per compiler thread into one buffer, so that the warm-up
  * waiting on it does not itself become work for the JIT.
  */
-final class JitActivity {
+public final class JitActivity {
     private static final File TASKS = new File("/proc/self/task");
     /** Between two looks, ns: long against a look, short against a compile. */
     private static final long LOOK_INTERVAL_NANOS = 2_000_000;
@@ -26,7 +26,7 @@ final class JitActivity {
     }
 
     /** The compiler threads of this JVM, or null where {@code /proc} does not show them. */
-    static JitActivity open() {
+    public static JitActivity open() {
         JitActivity activity = new JitActivity();
         return activity.refresh() ? activity : null;
     }
@@ -51,7 +51,7 @@ final class JitActivity {
     }
 
     /** The CPU time of the compiler threads alive now, ns. */
-    long cpuNanos() {
+    public long cpuNanos() {
         refresh();
         long total = 0;
         for (String task : compilerTasks) {
@@ -87,7 +87,7 @@ final class JitActivity {
      * Sleeps, leaving this thread's CPU to the compilers, until no compiler thread has been busy at
      * two looks in a row or the deadline ({@link System#nanoTime()}) has passed.
      */
-    void awaitIdle(long deadlineNanos) {
+    public void awaitIdle(long deadlineNanos) {
         refresh();
         int idleLooks = 0;
         while (idleLooks < 2 && System.nanoTime() - deadlineNanos < 0) {

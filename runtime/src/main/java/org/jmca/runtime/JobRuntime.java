@@ -1,4 +1,4 @@
-package mpi;
+package org.jmca.runtime;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -10,8 +10,6 @@ import java.util.Map;
 import org.jmca.config.McaSources;
 import org.jmca.mca.ComponentRepository;
 import org.jmca.mca.ComponentStatus;
-import org.jmca.mca.coll.CollComponent;
-import org.jmca.mca.coll.CollSelection;
 import org.jmca.mca.Framework;
 import org.jmca.mca.McaException;
 import org.jmca.mca.McaFrameworks;
@@ -21,6 +19,8 @@ import org.jmca.mca.btl.BtlDoorbell;
 import org.jmca.mca.btl.BtlEnvironment;
 import org.jmca.mca.btl.BtlModule;
 import org.jmca.mca.btl.Peer;
+import org.jmca.mca.coll.CollComponent;
+import org.jmca.mca.coll.CollSelection;
 import org.jmca.mca.pml.PmlComponent;
 import org.jmca.mca.pml.PmlEnvironment;
 import org.jmca.mca.pml.PmlModule;
@@ -45,37 +45,37 @@ import org.jmca.rte.WireUp;
  * {@link #enter()} and {@link #exit()} as well, so the application counts as inside the library
  * for the whole call.
  */
-final class JobRuntime {
+public final class JobRuntime {
     private static final String PML_KEY = "pml.component";
 
-    final WireUp wireUp;
-    final JobInfo job;
-    final McaFrameworks frameworks;
+    public final WireUp wireUp;
+    public final JobInfo job;
+    public final McaFrameworks frameworks;
     /** The progress engine as MPI calls use it: locked under THREAD_MULTIPLE, owned under asynchronous progress. */
-    final ProgressEngine progress;
-    final List<BtlModule> btls;
+    public final ProgressEngine progress;
+    public final List<BtlModule> btls;
     /** The host of each job rank. */
-    final String[] hosts;
+    public final String[] hosts;
     /** The job's processes as the wire-up described them (what their BTLs published), by rank. */
-    final List<Peer> peers;
+    public final List<Peer> peers;
     private final Map<Integer, String> bridgedHosts = new HashMap<>();
     /** What this process's BTLs published. */
-    final Map<String, String> published;
+    public final Map<String, String> published;
     /** The PML as MPI calls use it: each call inside the library under THREAD_MULTIPLE or asynchronous progress. */
-    final PmlModule pml;
+    public final PmlModule pml;
     /** The selected coll components, asked for every new communicator. */
-    final List<CollSelection.Candidate> collCandidates;
+    public final List<CollSelection.Candidate> collCandidates;
     /** coll_base_verbose: 1 reports each communicator's table, 2 each call's algorithm. */
-    final int collVerbosity;
+    public final int collVerbosity;
     /** mpi_warmup_ms: how long MPI.Init may warm the hot paths up (InitWarmup). */
-    final int warmupMillis;
+    public final int warmupMillis;
     /** mpi_warmup_verbose: whether MPI.Init says what its warm-up did. */
-    final boolean warmupVerbose;
-    final long startNanos = System.nanoTime();
+    public final boolean warmupVerbose;
+    public final long startNanos = System.nanoTime();
     /** What the process's windows did. */
-    final org.jmca.osc.OscCounters oscCounters = new org.jmca.osc.OscCounters();
+    public final org.jmca.osc.OscCounters oscCounters = new org.jmca.osc.OscCounters();
     /** The next free communicator context; every rank of a communicator agrees on it when one is made. */
-    int nextContext = 4;
+    public int nextContext = 4;
 
     private JobRuntime(WireUp wireUp, McaFrameworks frameworks, ProgressEngine progress, List<BtlModule> btls,
                        List<Peer> peers, Map<String, String> published, PmlModule pml, boolean multiple) {
@@ -104,10 +104,12 @@ final class JobRuntime {
                 .map(p -> (Boolean) p.get()).orElse(false);
     }
 
-    /** @param multiple the application asked for MPI_THREAD_MULTIPLE */
-    static JobRuntime start(boolean multiple) {
-        // A thread rank's System.getenv is its own (its class loader redirects the call).
-        Map<String, String> env = System.getenv();
+    /**
+     * @param env      the process's environment - a thread rank's own, which only the mpi package's
+     *                 classes see (its class loader redirects their System.getenv), so the caller gives it
+     * @param multiple the application asked for MPI_THREAD_MULTIPLE
+     */
+    public static JobRuntime start(Map<String, String> env, boolean multiple) {
         WireUp wireUp = WireUp.detect(env);
         JobInfo job = wireUp.job();
         // first: what follows runs on the rank's CPU
@@ -169,7 +171,7 @@ final class JobRuntime {
      * The CPUs of this host: a process pinned to one CPU (jmpirun --bind-to core) still shares the
      * host with its peers, so oversubscription is judged against the host, not the affinity mask.
      */
-    static int hostCpus() {
+    public static int hostCpus() {
         try {
             int cpus = 0;
             for (String range : Files.readString(Path.of("/sys/devices/system/cpu/online")).strip().split(",")) {
@@ -183,16 +185,16 @@ final class JobRuntime {
     }
 
     /** The application thread enters an MPI call (see the class comment). */
-    void enter() {
+    public void enter() {
         progress.enter();
     }
 
-    void exit() {
+    public void exit() {
         progress.exit();
     }
 
     /** The counters of the progress engine, the PML, the BTL modules and the coll components. */
-    List<PerformanceVariable> performanceVariables() {
+    public List<PerformanceVariable> performanceVariables() {
         List<PerformanceVariable> all = new ArrayList<>(progress.performanceVariables());
         all.addAll(pml.performanceVariables());
         btls.forEach(btl -> all.addAll(btl.performanceVariables()));
@@ -202,12 +204,12 @@ final class JobRuntime {
     }
 
     /** Waits until every fragment accepted for sending has left this process. */
-    void flush() {
+    public void flush() {
         progress.waitUntil(() -> !pml.hasPendingSends());
     }
 
     /** Releases everything in the reverse order of {@link #start()}, then tells the launcher. */
-    void finish() {
+    public void finish() {
         progress.close(); // first: it stops the helper thread of asynchronous progress
         pml.finalizeModule();
         btls.forEach(BtlModule::finalizeModule);
@@ -217,38 +219,33 @@ final class JobRuntime {
     }
 
     /** The host of a peer: a rank of this job, or a process of a job it connected to. */
-    String hostOf(int peer) {
+    public String hostOf(int peer) {
         return peer < hosts.length ? hosts[peer] : bridgedHosts.get(peer);
     }
 
     /** Remembers where a process of another job runs (accept, connect, spawn). */
-    void bridged(int peer, String host) {
+    public void bridged(int peer, String host) {
         bridgedHosts.put(peer, host);
     }
 
     /** {@code context} and the one after it (its collectives') belong to a new communicator. */
-    void contextTaken(int context) {
+    public void contextTaken(int context) {
         nextContext = Math.max(nextContext, context + 2);
     }
 
-    /** A new context agreed by every rank of {@code parent} ({@link #agree}). Collective. */
-    int agreeOnContext(Comm parent) throws MPIException {
-        return agree(value -> InternalCollectives.allreduceMax(parent, value));
-    }
-
     /** The largest of the values every process of a group gives (a blocking collective). */
-    interface LargestOverAll {
-        int of(int value) throws MPIException;
+    public interface LargestOverAll<E extends Exception> {
+        int of(int value) throws E;
     }
 
     /**
      * A new context agreed by every process of a group, in rounds: the largest of their next free
      * contexts is proposed, then each says whether it is still free here and, if so, takes it
      * that moment; the round repeats until all took it. A process thus never answers "free" for
-     * one context in two agreements, blocking ones and iDup's ({@link ContextAgreement}) alike,
+     * one context in two agreements, blocking ones and iDup's (the mpi package's ContextAgreement) alike,
      * however they interleave. Collective.
      */
-    int agree(LargestOverAll overAll) throws MPIException {
+    public <E extends Exception> int agree(LargestOverAll<E> overAll) throws E {
         while (true) {
             int candidate = overAll.of(nextContext);
             boolean free = candidate >= nextContext;

@@ -1,4 +1,4 @@
-package mpi;
+package org.jmca.runtime;
 
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;

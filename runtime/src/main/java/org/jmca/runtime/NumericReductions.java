@@ -1,4 +1,4 @@
-package mpi;
+package org.jmca.runtime;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -7,11 +7,11 @@ import org.jmca.mca.coll.Reduction;
 /**
  * Tight loops for the predefined operations on int, long, float and double: one access layout per
  * type and the operation chosen once per call, not per element. The general
- * {@code Op.PredefinedReduction} switches on the type and the operation for every element; that
+ * {@code PredefinedOpReduction} switches on the type and the operation for every element; that
  * cost 1 MiB allreduces most of their time, and its code, inlined into the collective schedules,
  * made the JIT's largest compilation of a whole job (Schedule.runRound, 0.73 s, JFR).
  */
-final class NumericReductions {
+public final class NumericReductions {
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
     private static final ValueLayout.OfFloat FLOAT = ValueLayout.JAVA_FLOAT_UNALIGNED;
@@ -20,24 +20,26 @@ final class NumericReductions {
     private NumericReductions() {
     }
 
+    /** The loops, made once: a reduction call picks one and makes none. */
+    private static final Reduction[][] LOOPS = new Reduction[PredefinedOp.values().length][Type.Base.values().length];
+
+    static {
+        for (PredefinedOp op : new PredefinedOp[] {PredefinedOp.SUM, PredefinedOp.PROD, PredefinedOp.MAX,
+                PredefinedOp.MIN}) {
+            LOOPS[op.ordinal()][Type.Base.INT.ordinal()] = new Ints(op);
+            LOOPS[op.ordinal()][Type.Base.LONG.ordinal()] = new Longs(op);
+            LOOPS[op.ordinal()][Type.Base.FLOAT.ordinal()] = new Floats(op);
+            LOOPS[op.ordinal()][Type.Base.DOUBLE.ordinal()] = new Doubles(op);
+        }
+    }
+
     /**
      * The tight loop for {@code op} on {@code base}, or null where only the general one serves:
      * SUM, PROD, MAX and MIN (what hot loops reduce) on the four types; one class per type, as Java
      * has no generics over primitives.
      */
-    static Reduction of(Op.Predefined op, Datatype.Base base) {
-        boolean arithmetic = op == Op.Predefined.SUM || op == Op.Predefined.PROD || op == Op.Predefined.MAX
-                || op == Op.Predefined.MIN;
-        if (!arithmetic) {
-            return null;
-        }
-        return switch (base) {
-            case INT -> new Ints(op);
-            case LONG -> new Longs(op);
-            case FLOAT -> new Floats(op);
-            case DOUBLE -> new Doubles(op);
-            default -> null;
-        };
+    public static Reduction of(PredefinedOp op, Type.Base base) {
+        return base == null ? null : LOOPS[op.ordinal()][base.ordinal()];
     }
 
     /** SUM, PROD, MAX and MIN: commutative, so the schedules may combine operands in any order. */
@@ -48,7 +50,7 @@ final class NumericReductions {
         }
     }
 
-    private record Ints(Op.Predefined op) implements Arithmetic {
+    private record Ints(PredefinedOp op) implements Arithmetic {
         @Override
         public void apply(MemorySegment in, MemorySegment inout, int count) {
             if (count == 1) {
@@ -87,7 +89,7 @@ final class NumericReductions {
         }
     }
 
-    private record Longs(Op.Predefined op) implements Arithmetic {
+    private record Longs(PredefinedOp op) implements Arithmetic {
         @Override
         public void apply(MemorySegment in, MemorySegment inout, int count) {
             if (count == 1) {
@@ -126,7 +128,7 @@ final class NumericReductions {
         }
     }
 
-    private record Floats(Op.Predefined op) implements Arithmetic {
+    private record Floats(PredefinedOp op) implements Arithmetic {
         @Override
         public void apply(MemorySegment in, MemorySegment inout, int count) {
             if (count == 1) {
@@ -165,7 +167,7 @@ final class NumericReductions {
         }
     }
 
-    private record Doubles(Op.Predefined op) implements Arithmetic {
+    private record Doubles(PredefinedOp op) implements Arithmetic {
         @Override
         public void apply(MemorySegment in, MemorySegment inout, int count) {
             if (count == 1) {

@@ -1,4 +1,4 @@
-package mpi;
+package org.jmca.runtime;
 
 import java.lang.foreign.MemorySegment;
 import java.util.List;

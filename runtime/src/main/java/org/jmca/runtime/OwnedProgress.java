@@ -1,4 +1,4 @@
-package mpi;
+package org.jmca.runtime;
 
 import java.util.function.BooleanSupplier;
 import org.jmca.mca.progress.ProgressEngine;

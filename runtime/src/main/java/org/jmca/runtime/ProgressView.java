@@ -1,4 +1,4 @@
-package mpi;
+package org.jmca.runtime;
 
 import java.util.List;
 import org.jmca.mca.PerformanceVariable;

@@ -1,4 +1,4 @@
-package mpi;
+package org.jmca.runtime;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -14,13 +14,13 @@ import java.nio.file.StandardOpenOption;
  * between processes on one host and on a shared file system alike. The pointer file is made at
  * the first use: a file only ever read through explicit offsets needs none.
  */
-final class SharedFilePointer implements AutoCloseable {
+public final class SharedFilePointer implements AutoCloseable {
     private final Path path;
     private final ByteBuffer value = ByteBuffer.allocate(Long.BYTES);
     private FileChannel channel;
 
     /** The pointer of {@code file} under this open's {@code id} (every process of the open passes the same). */
-    SharedFilePointer(Path file, long id) {
+    public SharedFilePointer(Path file, long id) {
         this.path = file.resolveSibling("." + file.getFileName() + ".jmca-shared-pointer-" + Long.toHexString(id));
     }
 
@@ -33,7 +33,7 @@ final class SharedFilePointer implements AutoCloseable {
     }
 
     /** Adds {@code delta} and returns the value before, atomically between processes. */
-    long fetchAdd(long delta) throws IOException {
+    public long fetchAdd(long delta) throws IOException {
         try (FileLock lock = channel().lock()) {
             long before = read();
             write(before + delta);
@@ -41,20 +41,20 @@ final class SharedFilePointer implements AutoCloseable {
         }
     }
 
-    long get() throws IOException {
+    public long get() throws IOException {
         try (FileLock lock = channel().lock(0, Long.MAX_VALUE, true)) {
             return read();
         }
     }
 
-    void set(long position) throws IOException {
+    public void set(long position) throws IOException {
         try (FileLock lock = channel().lock()) {
             write(position);
         }
     }
 
     /** Sets the pointer to 0 if some process has used it (a new view); no process may be using it meanwhile. */
-    void resetIfUsed() throws IOException {
+    public void resetIfUsed() throws IOException {
         if (channel != null || Files.exists(path)) {
             set(0);
         }
@@ -84,7 +84,7 @@ final class SharedFilePointer implements AutoCloseable {
     }
 
     /** Removes the pointer file: the last step of the collective close. */
-    void delete() throws IOException {
+    public void delete() throws IOException {
         Files.deleteIfExists(path);
     }
 }

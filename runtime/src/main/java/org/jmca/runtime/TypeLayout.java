@@ -1,4 +1,4 @@
-package mpi;
+package org.jmca.runtime;
 
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
@@ -8,19 +8,19 @@ import java.util.Arrays;
  * length), in the type map's order, adjacent blocks merged, with the element's lower bound and
  * extent. Packing copies block by block, never element by element of the base type.
  */
-record TypeLayout(long[] offsets, long[] lengths, long size, long lb, long extent) {
+public record TypeLayout(long[] offsets, long[] lengths, long size, long lb, long extent) {
 
     /** One block of {@code size} bytes at 0: a predefined type. */
-    static TypeLayout primitive(int size) {
+    public static TypeLayout primitive(int size) {
         return new TypeLayout(new long[] {0}, new long[] {size}, size, 0, size);
     }
 
     /** Whether {@code count} elements are one run of bytes from offset 0, so a buffer can be used as it is. */
-    boolean contiguous() {
+    public boolean contiguous() {
         return offsets.length == 1 && offsets[0] == 0 && lengths[0] == extent && lb == 0;
     }
 
-    long trueLb() {
+    public long trueLb() {
         long low = Long.MAX_VALUE;
         for (long o : offsets) {
             low = Math.min(low, o);
@@ -28,7 +28,7 @@ record TypeLayout(long[] offsets, long[] lengths, long size, long lb, long exten
         return offsets.length == 0 ? 0 : low;
     }
 
-    long trueExtent() {
+    public long trueExtent() {
         long high = Long.MIN_VALUE;
         for (int i = 0; i < offsets.length; i++) {
             high = Math.max(high, offsets[i] + lengths[i]);
@@ -37,12 +37,12 @@ record TypeLayout(long[] offsets, long[] lengths, long size, long lb, long exten
     }
 
     /** The bytes {@code count} elements span from the buffer's start: what the buffer must hold. */
-    long span(int count) {
+    public long span(int count) {
         return count == 0 || offsets.length == 0 ? 0 : (count - 1) * extent + trueLb() + trueExtent();
     }
 
     /** Copies {@code count} elements from {@code user} (laid out) into {@code packed} (contiguous). */
-    void pack(MemorySegment user, int count, MemorySegment packed) {
+    public void pack(MemorySegment user, int count, MemorySegment packed) {
         long at = 0;
         for (int e = 0; e < count; e++) {
             long base = e * extent;
@@ -54,7 +54,7 @@ record TypeLayout(long[] offsets, long[] lengths, long size, long lb, long exten
     }
 
     /** Copies {@code count} elements from {@code packed} into {@code user}, laid out; stops after {@code bytes}. */
-    void unpack(MemorySegment packed, long bytes, MemorySegment user, int count) {
+    public void unpack(MemorySegment packed, long bytes, MemorySegment user, int count) {
         long at = 0;
         for (int e = 0; e < count && at < bytes; e++) {
             long base = e * extent;
@@ -67,7 +67,7 @@ record TypeLayout(long[] offsets, long[] lengths, long size, long lb, long exten
     }
 
     /** A type map being built: blocks appended in order, adjacent ones merged. */
-    static final class Builder {
+    public static final class Builder {
         private long[] offsets = new long[8];
         private long[] lengths = new long[8];
         private int blocks;
@@ -76,7 +76,7 @@ record TypeLayout(long[] offsets, long[] lengths, long size, long lb, long exten
         private long ub = Long.MIN_VALUE;
 
         /** {@code count} elements of {@code type} one after another from byte {@code displacement}. */
-        Builder add(long displacement, long count, TypeLayout type) {
+        public Builder add(long displacement, long count, TypeLayout type) {
             if (count == 0) {
                 return this;
             }
@@ -106,7 +106,7 @@ record TypeLayout(long[] offsets, long[] lengths, long size, long lb, long exten
             blocks++;
         }
 
-        TypeLayout build() {
+       public  TypeLayout build() {
             long low = lb == Long.MAX_VALUE ? 0 : lb;
             long high = ub == Long.MIN_VALUE ? 0 : ub;
             return new TypeLayout(Arrays.copyOf(offsets, blocks), Arrays.copyOf(lengths, blocks), size, low,
@@ -115,7 +115,7 @@ record TypeLayout(long[] offsets, long[] lengths, long size, long lb, long exten
     }
 
     /** The same blocks with another lower bound and extent (MPI_Type_create_resized). */
-    TypeLayout resized(long newLb, long newExtent) {
+    public TypeLayout resized(long newLb, long newExtent) {
         return new TypeLayout(offsets, lengths, size, newLb, newExtent);
     }
 }

@@ -1,10 +1,11 @@
-package mpi;
+package org.jmca.runtime;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.reflect.Array;
 import java.nio.Buffer;
 import java.nio.ByteBuffer;
-import java.lang.reflect.Array;
+import org.jmca.runtime.TypeLayout;
 
 /**
  * A user's buffer as the bytes the PML moves. Arrays and buffers (heap or direct) are used in
@@ -15,12 +16,12 @@ import java.lang.reflect.Array;
  * @param segment         the bytes the message occupies
  * @param afterReceive    what to do once a receive completed (unpack booleans), or null
  */
-record UserBuffer(MemorySegment segment, Runnable afterReceive) {
+public record UserBuffer(MemorySegment segment, Runnable afterReceive) {
     private static final MemorySegment EMPTY = MemorySegment.ofArray(new byte[0]);
 
     /** The region of {@code count} elements of {@code type} at the start of {@code buf}. */
-    static UserBuffer of(Object buf, int count, Datatype type, boolean forReceive) throws MPIException {
-        if (buf instanceof boolean[] booleans && type == MPI.BOOLEAN && count >= 0) {
+    public static UserBuffer of(Object buf, int count, Type type, boolean forReceive) {
+        if (buf instanceof boolean[] booleans && type != null && type.isBoolean() && count >= 0) {
             checkLength(booleans.length, count, type);
             return booleans(booleans, count, forReceive);
         }
@@ -35,9 +36,9 @@ record UserBuffer(MemorySegment segment, Runnable afterReceive) {
      * a receive, of what the buffer holds now, so what no message reaches stays as it was),
      * unpacked after a receive.
      */
-    private static UserBuffer laidOut(Object buf, int count, Datatype type, boolean forReceive) throws MPIException {
+    private static UserBuffer laidOut(Object buf, int count, Type type, boolean forReceive) {
         if (count < 0) {
-            throw new MPIException(MPI.ERR_COUNT, "count " + count + " is negative");
+            throw new MpiError(ErrorClass.COUNT, "count " + count + " is negative");
         }
         TypeLayout layout = type.layoutForUse();
         MemorySegment packed = MemorySegment.ofArray(new byte[Math.toIntExact((long) count * type.size())]);
@@ -45,13 +46,13 @@ record UserBuffer(MemorySegment segment, Runnable afterReceive) {
             return new UserBuffer(packed, null);
         }
         if (layout.trueLb() < 0) {
-            throw new MPIException(MPI.ERR_TYPE, type + " reaches " + -layout.trueLb() + " bytes before the buffer's"
+            throw new MpiError(ErrorClass.TYPE, type + " reaches " + -layout.trueLb() + " bytes before the buffer's"
                     + " start; JMCA's buffers begin at displacement 0");
         }
         MemorySegment whole = wholeSegment(buf, forReceive);
         long span = layout.span(count);
         if (whole.byteSize() < span) {
-            throw new MPIException(MPI.ERR_BUFFER, "buffer too small: count " + count + " of " + type + " spans "
+            throw new MpiError(ErrorClass.BUFFER, "buffer too small: count " + count + " of " + type + " spans "
                     + span + " bytes, the " + buf.getClass().getSimpleName() + " holds " + whole.byteSize());
         }
         layout.pack(whole, count, packed);
@@ -59,20 +60,20 @@ record UserBuffer(MemorySegment segment, Runnable afterReceive) {
     }
 
     /** {@code buffer} from byte {@code offset} on (a typed buffer at a whole number of its elements). */
-    static Buffer atByte(Buffer buffer, int offset) throws MPIException {
+    public static Buffer atByte(Buffer buffer, int offset) {
         if (buffer == null) {
-            throw new MPIException(MPI.ERR_BUFFER, "the buffer is null");
+            throw new MpiError(ErrorClass.BUFFER, "the buffer is null");
         }
         int element = elementSize(buffer);
         if (offset < 0 || offset % element != 0 || offset / element > buffer.capacity()) {
-            throw new MPIException(MPI.ERR_ARG, "displacement " + offset + " bytes is not a whole element of a "
+            throw new MpiError(ErrorClass.ARG, "displacement " + offset + " bytes is not a whole element of a "
                     + buffer.getClass().getSimpleName() + " of " + buffer.capacity() + " elements");
         }
         return buffer.duplicate().clear().position(offset / element).slice();
     }
 
     /** Bytes per element of a java.nio buffer. */
-    static int elementSize(Buffer buffer) throws MPIException {
+    public static int elementSize(Buffer buffer) {
         // instanceof tests rather than a pattern switch: its bootstrap makes a class at run time,
         // which the AOT cache does not keep
         if (buffer instanceof ByteBuffer) {
@@ -84,14 +85,14 @@ record UserBuffer(MemorySegment segment, Runnable afterReceive) {
         } else if (buffer instanceof java.nio.LongBuffer || buffer instanceof java.nio.DoubleBuffer) {
             return 8;
         }
-        throw new MPIException(MPI.ERR_BUFFER, "a " + buffer.getClass().getSimpleName() + " is not a buffer JMCA can read");
+        throw new MpiError(ErrorClass.BUFFER, "a " + buffer.getClass().getSimpleName() + " is not a buffer JMCA can read");
     }
 
     /** Every byte of an array or buffer, for a laid-out type. */
-    private static MemorySegment wholeSegment(Object buf, boolean forReceive) throws MPIException {
+    private static MemorySegment wholeSegment(Object buf, boolean forReceive) {
         if (buf instanceof Buffer buffer) {
             if (forReceive && buffer.isReadOnly()) {
-                throw new MPIException(MPI.ERR_BUFFER, "the receive buffer is read-only");
+                throw new MpiError(ErrorClass.BUFFER, "the receive buffer is read-only");
             }
             return MemorySegment.ofBuffer(buffer.duplicate().clear());
         }
@@ -99,7 +100,7 @@ record UserBuffer(MemorySegment segment, Runnable afterReceive) {
                 && !(buf instanceof boolean[])) {
             return newSegment(buf);
         }
-        throw new MPIException(MPI.ERR_BUFFER, (buf == null ? "a null buffer" : "a " + buf.getClass().getSimpleName())
+        throw new MpiError(ErrorClass.BUFFER, (buf == null ? "a null buffer" : "a " + buf.getClass().getSimpleName())
                 + " cannot hold a derived type: pass a primitive array (not boolean[]) or a java.nio buffer");
     }
 
@@ -107,54 +108,54 @@ record UserBuffer(MemorySegment segment, Runnable afterReceive) {
      * The bytes of {@code count} elements of {@code type} at the start of {@code buf}, without a
      * copy — for every buffer but a {@code boolean[]} (see {@link #of}), which this refuses.
      */
-    static MemorySegment segment(Object buf, int count, Datatype type, boolean forReceive) throws MPIException {
+    public static MemorySegment segment(Object buf, int count, Type type, boolean forReceive) {
         if (type == null) {
-            throw new MPIException(MPI.ERR_TYPE, "the datatype is null");
+            throw new MpiError(ErrorClass.TYPE, "the datatype is null");
         }
         if (type.isDerived() && !type.layoutForUse().contiguous()) {
-            throw new MPIException(MPI.ERR_TYPE, type + " is not contiguous: this operation takes contiguous types only");
+            throw new MpiError(ErrorClass.TYPE, type + " is not contiguous: this operation takes contiguous types only");
         }
         if (count < 0) {
-            throw new MPIException(MPI.ERR_COUNT, "count " + count + " is negative");
+            throw new MpiError(ErrorClass.COUNT, "count " + count + " is negative");
         }
         long bytes = (long) count * type.size();
         if (buf == null) {
             if (count == 0) {
                 return EMPTY;
             }
-            throw new MPIException(MPI.ERR_BUFFER, "the buffer is null but count is " + count);
+            throw new MpiError(ErrorClass.BUFFER, "the buffer is null but count is " + count);
         }
         // as Open MPI's bindings: any primitive array or NIO buffer holds any type, as raw memory
         // in this machine's byte order, as long as the elements fit
         MemorySegment whole;
         if (buf instanceof Buffer buffer) {
             if (forReceive && buffer.isReadOnly()) {
-                throw new MPIException(MPI.ERR_BUFFER, "the receive buffer is read-only");
+                throw new MpiError(ErrorClass.BUFFER, "the receive buffer is read-only");
             }
             whole = MemorySegment.ofBuffer(buffer.duplicate().clear());
             if (whole.byteSize() < bytes) {
-                throw new MPIException(MPI.ERR_BUFFER, "buffer too small: " + count + " " + type + " need " + bytes
+                throw new MpiError(ErrorClass.BUFFER, "buffer too small: " + count + " " + type + " need " + bytes
                         + " bytes, the " + buffer.getClass().getSimpleName() + " holds " + whole.byteSize());
             }
         } else if (buf.getClass().isArray() && buf.getClass().componentType().isPrimitive()
                 && !(buf instanceof boolean[])) {
             whole = arraySegment(buf);
             if (whole.byteSize() < bytes) {
-                throw new MPIException(MPI.ERR_BUFFER, "buffer too small: count " + count + " of " + type + " needs "
+                throw new MpiError(ErrorClass.BUFFER, "buffer too small: count " + count + " of " + type + " needs "
                         + bytes + " bytes but the " + buf.getClass().getSimpleName() + " of " + Array.getLength(buf)
                         + " elements holds " + whole.byteSize());
             }
         } else {
-            throw new MPIException(MPI.ERR_BUFFER, "a " + buf.getClass().getSimpleName() + " is not a buffer: pass a"
+            throw new MpiError(ErrorClass.BUFFER, "a " + buf.getClass().getSimpleName() + " is not a buffer: pass a"
                     + " primitive array or a java.nio buffer" + (buf instanceof boolean[] ? " (a boolean[] holds only"
                     + " MPI.BOOLEAN)" : ""));
         }
         return whole.byteSize() == bytes ? whole : whole.asSlice(0, bytes);
     }
 
-    private static void checkLength(int length, int count, Datatype type) throws MPIException {
+    private static void checkLength(int length, int count, Type type) {
         if (length < (long) count * type.arrayElements()) {
-            throw new MPIException(MPI.ERR_BUFFER, "buffer too small: count " + count + " of " + type + " needs "
+            throw new MpiError(ErrorClass.BUFFER, "buffer too small: count " + count + " of " + type + " needs "
                     + (long) count * type.arrayElements() + " array elements but the "
                     + type.arrayType().getSimpleName() + " holds " + length + " elements");
         }
@@ -188,7 +189,7 @@ record UserBuffer(MemorySegment segment, Runnable afterReceive) {
     }
 
     /** A heap segment over a primitive array (no cache: for short-lived copies). */
-    static MemorySegment newSegment(Object array) {
+    public static MemorySegment newSegment(Object array) {
         // instanceof tests rather than a pattern switch (see elementSize)
         if (array instanceof byte[] a) {
             return MemorySegment.ofArray(a);

@@ -1,4 +1,4 @@
-package mpi;
+package org.jmca.runtime;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -15,18 +15,18 @@ import java.util.List;
  * @param tileData  data bytes per tile (the filetype's size)
  * @param extent    bytes per tile (the filetype's extent)
  */
-record ViewLayout(long disp, long[] offsets, long[] lengths, long tileData, long extent) {
+public record ViewLayout(long disp, long[] offsets, long[] lengths, long tileData, long extent) {
 
     /** One file piece: {@code length} bytes at {@code offset}. */
-    record Piece(long offset, long length) {
+    public record Piece(long offset, long length) {
     }
 
-    static ViewLayout of(long disp, TypeLayout filetype) {
+    public static ViewLayout of(long disp, TypeLayout filetype) {
         return new ViewLayout(disp, filetype.offsets(), filetype.lengths(), filetype.size(), filetype.extent());
     }
 
     /** The file pieces that hold data bytes {@code [start, start + bytes)}, adjacent ones merged. */
-    List<Piece> pieces(long start, long bytes) {
+    public List<Piece> pieces(long start, long bytes) {
         List<Piece> pieces = new ArrayList<>();
         if (bytes == 0) {
             return pieces;
@@ -65,7 +65,7 @@ record ViewLayout(long disp, long[] offsets, long[] lengths, long tileData, long
     }
 
     /** The data bytes of the view that lie before file byte {@code fileSize}: where the view's data ends. */
-    long dataBefore(long fileSize) {
+    public long dataBefore(long fileSize) {
         if (fileSize <= disp || tileData == 0) {
             return 0;
         }

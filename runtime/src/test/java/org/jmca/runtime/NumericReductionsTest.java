@@ -1,6 +1,7 @@
-package mpi;
+package org.jmca.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.lang.foreign.MemorySegment;
 import java.util.Random;
@@ -12,14 +13,18 @@ import org.junit.jupiter.api.Test;
 
 /** The tight loops compute what the general element-by-element reduction computes, bit for bit. */
 class NumericReductionsTest {
-    private static final Datatype[] TYPES = {MPI.INT, MPI.LONG, MPI.FLOAT, MPI.DOUBLE};
+    private static final Type[] TYPES = {
+        Type.primitive("MPI.INT", 4, Type.Base.INT, int[].class, null),
+        Type.primitive("MPI.LONG", 8, Type.Base.LONG, long[].class, null),
+        Type.primitive("MPI.FLOAT", 4, Type.Base.FLOAT, float[].class, null),
+        Type.primitive("MPI.DOUBLE", 8, Type.Base.DOUBLE, double[].class, null)};
 
     @Property(tries = 200)
     void everyFastLoopAgreesWithTheGeneralReduction(@ForAll @IntRange(min = 0, max = 3) int typeIndex,
-                                                   @ForAll Op.Predefined op,
+                                                   @ForAll PredefinedOp op,
                                                    @ForAll @IntRange(min = 0, max = 70) int count,
                                                    @ForAll long seed) {
-        Datatype type = TYPES[typeIndex];
+        Type type = TYPES[typeIndex];
         Reduction fast = NumericReductions.of(op, type.base());
         if (fast == null) {
             return;
@@ -30,13 +35,13 @@ class NumericReductionsTest {
         fill(random, in, type);
         fill(random, inout, type);
         byte[] expected = inout.clone();
-        new Op.PredefinedReduction(op, type).apply(MemorySegment.ofArray(in), MemorySegment.ofArray(expected), count);
+        new PredefinedReduction(op, type).apply(MemorySegment.ofArray(in), MemorySegment.ofArray(expected), count);
         fast.apply(MemorySegment.ofArray(in), MemorySegment.ofArray(inout), count);
         assertThat(inout).as("%s on %s, %d elements", op, type, count).isEqualTo(expected);
     }
 
     /** Random values, with NaN, infinities and signed zeros among the floating-point ones. */
-    private static void fill(Random random, byte[] bytes, Datatype type) {
+    private static void fill(Random random, byte[] bytes, Type type) {
         MemorySegment m = MemorySegment.ofArray(bytes);
         double[] special = {Double.NaN, Double.POSITIVE_INFINITY, -0.0, 0.0, Double.MIN_VALUE};
         for (int i = 0; i < bytes.length / type.size(); i++) {
@@ -52,11 +57,21 @@ class NumericReductionsTest {
     }
 
     @Test
-    void pairsBooleansAndLogicalOperationsKeepTheGeneralReduction() throws MPIException {
-        assertThat(NumericReductions.of(Op.Predefined.LAND, Datatype.Base.INT)).isNull();
-        assertThat(NumericReductions.of(Op.Predefined.SUM, Datatype.Base.SHORT)).isNull();
-        assertThat(NumericReductions.of(Op.Predefined.BXOR, Datatype.Base.INT)).isNull();
-        assertThat(MPI.MAXLOC.bind(MPI.DOUBLE_INT)).isInstanceOf(Op.PredefinedReduction.class);
-        assertThat(MPI.SUM.bind(MPI.DOUBLE)).isNotInstanceOf(Op.PredefinedReduction.class);
+    void pairsBooleansAndLogicalOperationsKeepTheGeneralReduction() {
+        assertThat(NumericReductions.of(PredefinedOp.LAND, Type.Base.INT)).isNull();
+        assertThat(NumericReductions.of(PredefinedOp.SUM, Type.Base.SHORT)).isNull();
+        assertThat(NumericReductions.of(PredefinedOp.BXOR, Type.Base.INT)).isNull();
+        Type doubleInt = Type.pair("MPI.DOUBLE_INT", 16, Type.Base.DOUBLE, 8, null, null);
+        assertThat(Reductions.predefined(PredefinedOp.MAXLOC, doubleInt)).isInstanceOf(PredefinedReduction.class);
+        assertThat(Reductions.predefined(PredefinedOp.SUM, TYPES[3])).isNotInstanceOf(PredefinedReduction.class)
+                .isSameAs(Reductions.predefined(PredefinedOp.SUM, TYPES[3]));
+    }
+
+    @Test
+    void anOperationMpiDoesNotDefineForTheTypeIsAnErrOp() {
+        assertThatThrownBy(() -> Reductions.predefined(PredefinedOp.BAND, TYPES[3]))
+                .isInstanceOf(MpiError.class).hasMessage("MPI.BAND is not defined for MPI.DOUBLE: it is defined for"
+                        + " integer and boolean types")
+                .extracting(e -> ((MpiError) e).errorClass()).isEqualTo(ErrorClass.OP);
     }
 }

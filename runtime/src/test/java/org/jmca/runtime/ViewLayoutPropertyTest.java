@@ -1,4 +1,4 @@
-package mpi;
+package org.jmca.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -10,10 +10,10 @@ import java.net.URL;
 import java.net.URLClassLoader;
 import java.security.CodeSource;
 import java.security.ProtectionDomain;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.IntConsumer;
 import java.util.stream.Collectors;
 
@@ -29,7 +29,7 @@ final class RankClassLoader extends URLClassLoader {
     /** Packages that are never the rank's own: the JDK's and JMCA's runtime. */
     private static final List<String> SHARED = List.of("java.", "javax.", "jdk.", "sun.", "com.sun.",
             "org.jmca.mca.", "org.jmca.config.", "org.jmca.progress.", "org.jmca.btl.", "org.jmca.pml.",
-            "org.jmca.coll.", "org.jmca.osc.", "org.jmca.rte.", "org.jmca.launch.",
+            "org.jmca.coll.", "org.jmca.osc.", "org.jmca.rte.", "org.jmca.launch.", "org.jmca.runtime.",
             "org.jmca.junit.");
 
     static {

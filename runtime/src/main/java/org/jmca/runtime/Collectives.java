@@ -1,0 +1,446 @@
+package org.jmca.runtime;
+
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+import org.jmca.mca.coll.CollCall;
+import org.jmca.mca.coll.CollFunction;
+import org.jmca.mca.coll.CollRequest;
+import org.jmca.mca.coll.Reduction;
+import org.jmca.mca.pml.PmlRequest;
+import org.jmca.mca.pml.PmlStatus;
+import org.jmca.mca.progress.ProgressEngine;
+
+/**
+ * One collective call on a communicator: its MPI arguments turned into a {@link CollCall}, run on
+ * the module that serves the function - to completion for the blocking call, or started for the
+ * i-form. A null send buffer is MPI_IN_PLACE.
+ *
+ * <p>Counts are kept in elements of the call's datatype when the send and receive types are the
+ * same, and in bytes when they differ (their type signatures must still match).
+ */
+public final class Collectives {
+    private final Communicator comm;
+    private final JobRuntime runtime;
+    /** Work after the receive (unpacking booleans); made only when a call has some. */
+    private List<Runnable> afterReceive;
+    /** The element size the call counts in: the datatype's size, or 1 when types differ. */
+    private int unit = 1;
+
+    /**
+     * The helper of one call on {@code comm}.
+     *
+     * @throws MpiError of class COMM on an intercommunicator, whose collectives the mpi package
+     *                  implements: what reaches here is a form MPI defines only within one group
+     */
+    public Collectives(Communicator comm, String operation) {
+        if (comm.coll() == null) {
+            throw new MpiError(ErrorClass.COMM, operation + " in this form is not defined on an intercommunicator"
+                    + " (in-place forms and scans work within one group)");
+        }
+        this.comm = comm;
+        this.runtime = comm.runtime;
+    }
+
+    // ---- running -----------------------------------------------------------------------------
+
+    /** Runs the call to completion. */
+    public void run(CollFunction function, CollCall call) {
+        CollRequest request = comm.coll().module(function).startBlocking(function, call);
+        if (!request.test()) {
+            runtime.progress.waitUntil(request);
+        }
+        if (afterReceive != null) {
+            afterReceive.forEach(Runnable::run);
+        }
+    }
+
+    /** Enters the library (for a blocking call; {@link #exit()} after). */
+    public void enter() {
+        runtime.enter();
+    }
+
+    public void exit() {
+        runtime.exit();
+    }
+
+    /**
+     * Starts the call; a progress callback advances it until it completes. Returns it as the
+     * point-to-point requests' completion, and what to do once it completed (or null).
+     */
+    public Started start(CollFunction function, CollCall call) {
+        CollRequest request = comm.coll().module(function).start(function, call);
+        ProgressEngine.Registration[] registration = new ProgressEngine.Registration[1];
+        registration[0] = runtime.progress.register(() -> {
+            if (request.test() && registration[0] != null) {
+                registration[0].close();
+            }
+            return 0;
+        }, ProgressEngine.Priority.LOW);
+        List<Runnable> after = afterReceive == null ? List.of() : List.copyOf(afterReceive);
+        return new Started(new Completion(request, registration), after.isEmpty() ? null : () -> after.forEach(Runnable::run));
+    }
+
+    /** A started collective: its request as a point-to-point one, and what follows its completion, or null. */
+    public record Started(PmlRequest request, Runnable afterCompletion) {
+    }
+
+    /** A collective request as the point-to-point requests' completion. */
+    private record Completion(CollRequest request, ProgressEngine.Registration[] registration) implements PmlRequest {
+        @Override
+        public boolean isComplete() {
+            boolean done = request.test();
+            if (done && registration[0] != null) {
+                registration[0].close();
+            }
+            return done;
+        }
+
+        @Override
+        public PmlStatus status() {
+            return PmlStatus.EMPTY;
+        }
+
+        @Override
+        public boolean cancel() {
+            return false;
+        }
+    }
+
+    // ---- the calls ---------------------------------------------------------------------------
+
+    public CollCall barrier() {
+        return call(null, null, 0, 1, 0, null);
+    }
+
+    public CollCall bcast(Object buf, int count, Type type, int root) {
+        types(type);
+        root(root);
+        MemorySegment data = isRoot(root) ? send(buf, count, type) : recv(buf, count, type);
+        return call(null, data, count, unit, root, null);
+    }
+
+    /** Gather in place: the root's block is in {@code buf}; the others send from it. */
+    public CollCall inPlaceGather(Object buf, int count, Type type, int root) {
+        return isRoot(root) ? gather(null, count, type, buf, count, type, root)
+                : gather(buf, count, type, null, count, type, root);
+    }
+
+    public CollCall gather(Object sendbuf, int sendcount, Type sendtype, Object recvbuf, int recvcount, Type recvtype,
+                           int root) {
+        distinct(sendbuf, recvbuf);
+        root(root);
+        boolean inPlace = sendbuf == null && isRoot(root);
+        types(inPlace ? recvtype : sendtype, isRoot(root) ? recvtype : null);
+        int block = inPlace ? units(recvcount, recvtype) : units(sendcount, sendtype);
+        MemorySegment send = inPlace ? null : send(sendbuf, sendcount, sendtype);
+        MemorySegment recv = null;
+        if (isRoot(root)) {
+            checkSignature(block, recvcount, recvtype, "receive");
+            recv = recv(recvbuf, (long) recvcount * comm.size(), recvtype);
+        }
+        return call(send, recv, block, unit, root, null);
+    }
+
+    public CollCall gatherv(Object sendbuf, int sendcount, Type sendtype, Object recvbuf, int[] recvcount,
+                            int[] displs, Type recvtype, int root) {
+        distinct(sendbuf, recvbuf);
+        root(root);
+        boolean isRoot = isRoot(root);
+        boolean inPlace = isRoot && sendbuf == null;
+        types(inPlace ? null : sendtype, isRoot ? recvtype : null);
+        int[] counts = null;
+        int[] ds = null;
+        MemorySegment recv = null;
+        if (isRoot) {
+            counts = units(recvcount, recvtype, "receive counts");
+            ds = units(displs, recvtype, "displacements");
+            recv = recv(recvbuf, span(recvcount, displs), recvtype);
+        }
+        int own = inPlace ? counts[comm.rank] : units(sendcount, sendtype);
+        MemorySegment send = inPlace ? null : send(sendbuf, sendcount, sendtype);
+        if (isRoot && !inPlace && own != counts[comm.rank]) {
+            checkSignature(counts[comm.rank], sendcount, sendtype, "send");
+        }
+        return new CollCall(send, recv, own, null, null, counts, ds, unit, root, null, comm.port.nextTag());
+    }
+
+    /** Scatter in place: the root keeps its block in {@code buf}; the others receive into it. */
+    public CollCall inPlaceScatter(Object buf, int count, Type type, int root) {
+        return isRoot(root) ? scatter(buf, count, type, null, count, type, root)
+                : scatter(null, count, type, buf, count, type, root);
+    }
+
+    public CollCall scatter(Object sendbuf, int sendcount, Type sendtype, Object recvbuf, int recvcount, Type recvtype,
+                            int root) {
+        distinct(sendbuf, recvbuf);
+        root(root);
+        boolean isRoot = isRoot(root);
+        boolean inPlace = isRoot && recvbuf == null;
+        types(isRoot ? sendtype : null, inPlace ? null : recvtype);
+        int block = inPlace ? units(sendcount, sendtype) : units(recvcount, recvtype);
+        MemorySegment send = null;
+        if (isRoot) {
+            checkSignature(block, sendcount, sendtype, "send");
+            send = send(sendbuf, (long) sendcount * comm.size(), sendtype);
+        }
+        MemorySegment recv = inPlace ? null : recv(recvbuf, recvcount, recvtype);
+        return call(send, recv, block, unit, root, null);
+    }
+
+    public CollCall scatterv(Object sendbuf, int[] sendcount, int[] displs, Type sendtype, Object recvbuf,
+                             int recvcount, Type recvtype, int root) {
+        distinct(sendbuf, recvbuf);
+        root(root);
+        boolean isRoot = isRoot(root);
+        boolean inPlace = isRoot && recvbuf == null;
+        types(isRoot ? sendtype : null, inPlace ? null : recvtype);
+        int[] counts = null;
+        int[] ds = null;
+        MemorySegment send = null;
+        if (isRoot) {
+            counts = units(sendcount, sendtype, "send counts");
+            ds = units(displs, sendtype, "displacements");
+            send = send(sendbuf, span(sendcount, displs), sendtype);
+        }
+        int own = inPlace ? counts[comm.rank] : units(recvcount, recvtype);
+        if (isRoot && !inPlace && own != counts[comm.rank]) {
+            checkSignature(counts[comm.rank], recvcount, recvtype, "receive");
+        }
+        MemorySegment recv = inPlace ? null : recv(recvbuf, recvcount, recvtype);
+        return new CollCall(send, recv, own, null, null, counts, ds, unit, root, null, comm.port.nextTag());
+    }
+
+    public CollCall allGather(Object sendbuf, int sendcount, Type sendtype, Object recvbuf, int recvcount,
+                              Type recvtype) {
+        distinct(sendbuf, recvbuf);
+        types(sendbuf == null ? null : sendtype, recvtype);
+        int block = units(recvcount, recvtype);
+        MemorySegment send = null;
+        if (sendbuf != null) {
+            checkSignature(block, sendcount, sendtype, "send");
+            send = send(sendbuf, sendcount, sendtype);
+        }
+        long all = (long) recvcount * comm.size();
+        MemorySegment recv = sendbuf == null ? inOut(recvbuf, all, recvtype) : recv(recvbuf, all, recvtype);
+        return call(send, recv, block, unit, 0, null);
+    }
+
+    public CollCall allGatherv(Object sendbuf, int sendcount, Type sendtype, Object recvbuf, int[] recvcount,
+                               int[] displs, Type recvtype) {
+        distinct(sendbuf, recvbuf);
+        types(sendbuf == null ? null : sendtype, recvtype);
+        int[] counts = units(recvcount, recvtype, "receive counts");
+        int[] ds = units(displs, recvtype, "displacements");
+        MemorySegment send = null;
+        if (sendbuf != null) {
+            checkSignature(counts[comm.rank], sendcount, sendtype, "send");
+            send = send(sendbuf, sendcount, sendtype);
+        }
+        long span = span(recvcount, displs);
+        MemorySegment recv = sendbuf == null ? inOut(recvbuf, span, recvtype) : recv(recvbuf, span, recvtype);
+        return new CollCall(send, recv, counts[comm.rank], null, null, counts, ds, unit, 0, null, comm.port.nextTag());
+    }
+
+    public CollCall allToAll(Object sendbuf, int sendcount, Type sendtype, Object recvbuf, int recvcount,
+                             Type recvtype) {
+        distinct(sendbuf, recvbuf);
+        types(sendbuf == null ? null : sendtype, recvtype);
+        int block = units(recvcount, recvtype);
+        MemorySegment send = null;
+        if (sendbuf != null) {
+            checkSignature(block, sendcount, sendtype, "send");
+            send = send(sendbuf, (long) sendcount * comm.size(), sendtype);
+        }
+        long all = (long) recvcount * comm.size();
+        MemorySegment recv = sendbuf == null ? inOut(recvbuf, all, recvtype) : recv(recvbuf, all, recvtype);
+        return call(send, recv, block, unit, 0, null);
+    }
+
+    public CollCall allToAllv(Object sendbuf, int[] sendcount, int[] sdispls, Type sendtype, Object recvbuf,
+                              int[] recvcount, int[] rdispls, Type recvtype) {
+        distinct(sendbuf, recvbuf);
+        types(sendbuf == null ? null : sendtype, recvtype);
+        int[] counts = units(recvcount, recvtype, "receive counts");
+        int[] ds = units(rdispls, recvtype, "receive displacements");
+        int[] sendCounts = null;
+        int[] sendDispls = null;
+        MemorySegment send = null;
+        if (sendbuf != null) {
+            sendCounts = units(sendcount, sendtype, "send counts");
+            sendDispls = units(sdispls, sendtype, "send displacements");
+            send = send(sendbuf, span(sendcount, sdispls), sendtype);
+        }
+        long span = span(recvcount, rdispls);
+        MemorySegment recv = sendbuf == null ? inOut(recvbuf, span, recvtype) : recv(recvbuf, span, recvtype);
+        return new CollCall(send, recv, 0, sendCounts, sendDispls, counts, ds, unit, 0, null, comm.port.nextTag());
+    }
+
+    /** Reduce in place: the root's operand is in {@code buf}, which receives the result. */
+    public CollCall inPlaceReduce(Object buf, int count, Type type, Reduction reduction, int root) {
+        return isRoot(root) ? reduction(null, buf, count, type, reduction, root, true)
+                : reduction(buf, null, count, type, reduction, root, true);
+    }
+
+    /**
+     * A reduction's call (reduce, allreduce, scan, exscan): operands and result of {@code count}
+     * elements (for reduce, the result only at the root). Reductions always count in elements of
+     * the primitive the operation reads ({@code reduction} is bound to it): a derived type's
+     * operands are its primitives, packed one after another.
+     */
+    public CollCall reduction(Object sendbuf, Object recvbuf, int count, Type type, Reduction reduction, int root,
+                              boolean rooted) {
+        distinct(sendbuf, recvbuf);
+        types(type);
+        if (rooted) {
+            root(root);
+        }
+        boolean receives = !rooted || isRoot(root);
+        MemorySegment send = sendbuf == null ? null : send(sendbuf, count, type);
+        MemorySegment recv = !receives ? null : sendbuf == null ? inOut(recvbuf, count, type) : recv(recvbuf, count, type);
+        int primitive = type.primitiveSize();
+        int elements = !type.isDerived() ? count : Math.multiplyExact(count, type.size() / primitive);
+        return call(send, recv, elements, primitive, root, reduction);
+    }
+
+    public CollCall reduceScatter(Object sendbuf, Object recvbuf, int[] recvcounts, Type type, Reduction reduction) {
+        distinct(sendbuf, recvbuf);
+        types(type);
+        int[] counts = units(recvcounts, type, "receive counts");
+        long total = 0;
+        for (int c : counts) {
+            total += c;
+        }
+        MemorySegment send = sendbuf == null ? null : send(sendbuf, total, type);
+        MemorySegment recv = sendbuf == null ? inOut(recvbuf, total, type) : recv(recvbuf, counts[comm.rank], type);
+        return new CollCall(send, recv, counts[comm.rank], null, null, counts, null, type.size(), 0, reduction,
+                comm.port.nextTag());
+    }
+
+    public CollCall reduceScatterBlock(Object sendbuf, Object recvbuf, int count, Type type, Reduction reduction) {
+        distinct(sendbuf, recvbuf);
+        types(type);
+        long total = (long) count * comm.size();
+        MemorySegment send = sendbuf == null ? null : send(sendbuf, total, type);
+        MemorySegment recv = sendbuf == null ? inOut(recvbuf, total, type) : recv(recvbuf, count, type);
+        return call(send, recv, count, type.size(), 0, reduction);
+    }
+
+    // ---- arguments ---------------------------------------------------------------------------
+
+    private CollCall call(MemorySegment send, MemorySegment recv, int count, int unit, int root, Reduction op) {
+        return CollCall.of(send, recv, count, unit, root, op, comm.port.nextTag());
+    }
+
+    /** Counts in elements of {@code type}: the one-type form. */
+    private void types(Type type) {
+        unit = type != null ? type.size() : 1;
+    }
+
+    /** Counts in elements of {@code a} and {@code b} if they are the same (or one is null), else in bytes. */
+    private void types(Type a, Type b) {
+        Type first = a != null ? a : b;
+        unit = first != null && (a == null || b == null || a == b) ? first.size() : 1;
+    }
+
+    /** {@code count} elements of {@code type} in the call's unit. */
+    private int units(int count, Type type) {
+        if (count < 0) {
+            throw new MpiError(ErrorClass.COUNT, "count " + count + " is negative");
+        }
+        try {
+            return unit == 1 ? Math.multiplyExact(count, type.size()) : count;
+        } catch (ArithmeticException e) {
+            throw new MpiError(ErrorClass.COUNT, count + " " + type + " is more than 2 GiB, the largest collective"
+                    + " message JMCA takes when send and receive types differ");
+        }
+    }
+
+    private int[] units(int[] counts, Type type, String what) {
+        if (counts == null || counts.length < comm.size()) {
+            throw new MpiError(ErrorClass.COUNT, "the " + what + " array has " + (counts == null ? "no"
+                    : counts.length) + " entries; " + comm + " has " + comm.size() + " ranks");
+        }
+        int[] converted = new int[comm.size()];
+        for (int r = 0; r < converted.length; r++) {
+            converted[r] = units(counts[r], type);
+        }
+        return converted;
+    }
+
+    /** The root's per-rank count must describe as many bytes as every rank's block. */
+    private void checkSignature(int blockUnits, int count, Type type, String side) {
+        if (units(count, type) != blockUnits) {
+            throw new MpiError(ErrorClass.TRUNCATE, "the " + side + " count " + count + " of " + type
+                    + " does not match the " + blockUnits * (long) unit + " bytes per rank on the other side");
+        }
+    }
+
+    /** The end of the farthest block: the elements a vector buffer must hold. */
+    public static int span(int[] counts, int[] displs) {
+        long end = 0;
+        for (int r = 0; r < counts.length; r++) {
+            end = Math.max(end, (long) displs[r] + counts[r]);
+        }
+        return (int) Math.min(end, Integer.MAX_VALUE);
+    }
+
+    /** The bytes of {@code elements} elements of {@code type} at the start of {@code buf}, to send. */
+    private MemorySegment send(Object buf, long elements, Type type) {
+        return UserBuffer.of(buf, checkedCount(elements), type, false).segment();
+    }
+
+    /** The bytes of {@code elements} elements of {@code type} at the start of {@code buf}, to receive into. */
+    private MemorySegment recv(Object buf, long elements, Type type) {
+        UserBuffer buffer = UserBuffer.of(buf, checkedCount(elements), type, true);
+        if (buffer.afterReceive() != null) {
+            after(buffer.afterReceive());
+        }
+        return buffer.segment();
+    }
+
+    /** A buffer read and written (in place): received into, so booleans are unpacked after. */
+    private MemorySegment inOut(Object buf, long elements, Type type) {
+        if (buf instanceof boolean[]) {
+            MemorySegment packed = send(buf, elements, type);
+            UserBuffer target = UserBuffer.of(buf, checkedCount(elements), type, true);
+            MemorySegment.copy(packed, 0, target.segment(), 0, packed.byteSize());
+            after(target.afterReceive());
+            return target.segment();
+        }
+        return recv(buf, elements, type);
+    }
+
+    private void after(Runnable step) {
+        if (afterReceive == null) {
+            afterReceive = new ArrayList<>();
+        }
+        afterReceive.add(step);
+    }
+
+    private static int checkedCount(long elements) {
+        if (elements > Integer.MAX_VALUE) {
+            throw new MpiError(ErrorClass.COUNT, elements + " elements do not fit one Java buffer");
+        }
+        return (int) elements;
+    }
+
+    /** MPI forbids aliased send and receive buffers: the result would depend on the algorithm. */
+    public static void distinct(Object sendbuf, Object recvbuf) {
+        if (sendbuf != null && sendbuf == recvbuf) {
+            throw new MpiError(ErrorClass.BUFFER, "the send and the receive buffer are the same object;"
+                    + " use the in-place form of the call (the one without a send buffer)");
+        }
+    }
+
+    private void root(int root) {
+        if (root < 0 || root >= comm.size()) {
+            throw new MpiError(ErrorClass.ROOT, "invalid root " + root + ": " + comm + " has ranks 0.."
+                    + (comm.size() - 1));
+        }
+    }
+
+    private boolean isRoot(int root) {
+        return comm.rank == root;
+    }
+}
