@@ -24,6 +24,16 @@ final class AotCache {
     /** jmpirun's own (bin/jmpirun picks it), and the one for jobs of thread ranks, which run in jmpirun's JVM. */
     static final String LAUNCHER_CACHE = "aot/jmca-launcher.aot";
     static final String THREADS_LAUNCHER_CACHE = "aot/jmca-launcher-threads.aot";
+    /**
+     * The cache brings the training run's method counters along with its profiles, and the
+     * training made the classes the cache now holds (lambda forms, FFM stubs) with the JDK's
+     * class-file API: a rank started with the cache counted 12,442 calls of
+     * StackMapGenerator.processBlock before MPI.Init, where it makes some 35 classes, and C2
+     * spent 410 ms of the rank's first seconds on the class-file API. Its thresholds are raised
+     * a hundredfold, so that only real use compiles it.
+     */
+    static final String CLASS_FILE_THRESHOLDS =
+            "-XX:CompileCommand=CompileThresholdScaling,jdk.internal.classfile.*::*,100.0";
 
     private AotCache() {
     }
@@ -35,9 +45,13 @@ final class AotCache {
             return List.of();
         }
         Path cache = lib.resolveSibling(RANK_CACHE);
+        if (!isFresh(cache, lib)) {
+            return List.of();
+        }
         // every tag set with aot or cds (aot+codecache+stubs too): a cache the JVM cannot use in full
         // is slower, not wrong, and its warnings must not land in the program's standard output
-        return isFresh(cache, lib) ? List.of("-XX:AOTCache=" + cache, "-Xlog:aot*=off", "-Xlog:cds*=off") : List.of();
+        return List.of("-XX:AOTCache=" + cache, "-Xlog:aot*=off", "-Xlog:cds*=off",
+                "-XX:CompileCommand=quiet", CLASS_FILE_THRESHOLDS);
     }
 
     /**

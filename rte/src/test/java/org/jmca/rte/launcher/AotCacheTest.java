@@ -33,7 +33,8 @@ class AotCacheTest {
         file("jmca-mpi.jar", 1_000_000);
         Path cache = file(AotCache.RANK_CACHE, 2_000_000);
         assertThat(AotCache.options(lib, List.of("-Xmx1g")))
-                .containsExactly("-XX:AOTCache=" + cache, "-Xlog:aot*=off", "-Xlog:cds*=off");
+                .containsExactly("-XX:AOTCache=" + cache, "-Xlog:aot*=off", "-Xlog:cds*=off",
+                        "-XX:CompileCommand=quiet", AotCache.CLASS_FILE_THRESHOLDS);
     }
 
     @Test
