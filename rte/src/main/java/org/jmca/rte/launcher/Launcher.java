@@ -362,7 +362,11 @@ public final class Launcher implements Callable<Integer> {
             String daemonGone = failed.stream().filter(f -> f.startsWith("the daemon")).findFirst().orElse(null);
             RankExit signalled = died.stream().filter(e -> e.status() > 128 && e.status() < 128 + 65).findFirst()
                     .orElse(null);
-            RankExit ended = died.stream().filter(e -> e.status() != 0).findFirst().orElse(exit);
+            // A rank that returned without MPI.Finalize ends with status 0, so no other's failure made
+            // it end: seen first, it is the cause, and a peer that failed on its way (its shared
+            // memory gone while it wired up) is not.
+            RankExit ended = exit != null && exit.status() == 0 ? exit
+                    : died.stream().filter(e -> e.status() != 0).findFirst().orElse(exit);
             String why;
             int status;
             if (daemonGone != null) { // the cause, in this order: a host gone, a rank killed, an abort, the rest
