@@ -25,6 +25,7 @@ import org.jmca.runtime.Collectives;
 import org.jmca.runtime.Communicator;
 import org.jmca.runtime.JobRuntime;
 import org.jmca.runtime.MpiError;
+import org.jmca.runtime.Type;
 import org.jmca.runtime.UserBuffer;
 
 /**
@@ -352,7 +353,7 @@ public class Comm implements Freeable, Cloneable {
                         throw new MPIException(MPI.ERR_COMM, "the bridge communicator is null");
                     }
                     checkSendTag(tag);
-                    leader = bridge.destination(remoteLeader);
+                    leader = bridge.core().destination(remoteLeader);
                     if (leader >= rt.job.size()) {
                         throw new MPIException(MPI.ERR_COMM, "the remote leader is a process of another job:"
                                 + " createIntercomm takes groups of this job's processes");
@@ -360,9 +361,12 @@ public class Comm implements Freeable, Cloneable {
                     int[] theirs = leadersExchange(rt, core.jobRanks, leader, tag, bridge.core.context, rt.job.size());
                     told = new int[1 + theirs.length];
                     System.arraycopy(theirs, 0, told, 1, theirs.length);
-                } catch (MPIException e) {
-                    InternalCollectives.bcast(this, new int[] {e.getErrorClass()}, localLeader, rt.job.size() + 1);
-                    throw e;
+                } catch (MPIException | MpiError e) {
+                    // the group waits for the leader's word: it must hear of a failure too
+                    MPIException error = e instanceof MpiError r ? new MPIException(r.errorClass(), r.getMessage())
+                            : (MPIException) e;
+                    InternalCollectives.bcast(this, new int[] {error.getErrorClass()}, localLeader, rt.job.size() + 1);
+                    throw error;
                 }
             }
             told = InternalCollectives.bcast(this, told, localLeader, rt.job.size() + 1);
@@ -509,7 +513,8 @@ public class Comm implements Freeable, Cloneable {
 
     /** Aborts every process of the job with {@code errorcode} as their exit status. */
     public void abort(int errorcode) throws MPIException {
-        MPI.abortJob(errorcode, "MPI_Abort(" + name + ", " + errorcode + ") called by rank " + core.rank);
+        MPI.abortJob(errorcode, "MPI_Abort(" + name + ", " + errorcode + ") called by rank "
+                + (core != null ? core.rank : 0));
     }
 
     @Override
@@ -590,7 +595,7 @@ public class Comm implements Freeable, Cloneable {
             throws MPIException {
         try {
             core().send(buf, count, Datatype.use(type), dest, tag, mode);
-        } catch (McaException | WireUpException | UncheckedIOException | MpiError e) {
+        } catch (MPIException | McaException | WireUpException | UncheckedIOException | MpiError e) {
             throw failure(operation, e);
         }
     }
@@ -1268,8 +1273,7 @@ public class Comm implements Freeable, Cloneable {
             throws MPIException {
         Collectives c = enterCollective("MPI_Reduce");
         try {
-            c.run(REDUCE, c.reduction(sendbuf, recvbuf, count, Datatype.use(type), Op.reduction(op, type), root,
-                    true));
+            c.run(REDUCE, reduction(c, sendbuf, recvbuf, count, type, op, root, true));
         } catch (MPIException | McaException | WireUpException | UncheckedIOException | MpiError e) {
             throw failure("MPI_Reduce", e);
         } finally {
@@ -1279,26 +1283,22 @@ public class Comm implements Freeable, Cloneable {
 
     /** In place at the root: its operand is in {@code buf}, which receives the result. */
     public void reduce(Object buf, int count, Datatype type, Op op, int root) throws MPIException {
-        runCollective("MPI_Reduce", REDUCE, c -> c.inPlaceReduce(buf, count, Datatype.use(type),
-                Op.reduction(op, type), root));
+        runCollective("MPI_Reduce", REDUCE, c -> inPlaceReduce(c, buf, count, type, op, root));
     }
 
     public Request iReduce(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op, int root)
             throws MPIException {
-        return startCollective("MPI_Ireduce", REDUCE, c -> c.reduction(sendbuf, recvbuf, count, Datatype.use(type),
-                Op.reduction(op, type), root, true));
+        return startCollective("MPI_Ireduce", REDUCE, c -> reduction(c, sendbuf, recvbuf, count, type, op, root, true));
     }
 
     public Request iReduce(Buffer buf, int count, Datatype type, Op op, int root) throws MPIException {
-        return startCollective("MPI_Ireduce", REDUCE, c -> c.inPlaceReduce(buf, count, Datatype.use(type),
-                Op.reduction(op, type), root));
+        return startCollective("MPI_Ireduce", REDUCE, c -> inPlaceReduce(c, buf, count, type, op, root));
     }
 
     public void allReduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
         Collectives c = enterCollective("MPI_Allreduce");
         try {
-            c.run(ALLREDUCE, c.reduction(sendbuf, recvbuf, count, Datatype.use(type), Op.reduction(op, type), 0,
-                    false));
+            c.run(ALLREDUCE, reduction(c, sendbuf, recvbuf, count, type, op, 0, false));
         } catch (MPIException | McaException | WireUpException | UncheckedIOException | MpiError e) {
             throw failure("MPI_Allreduce", e);
         } finally {
@@ -1312,59 +1312,85 @@ public class Comm implements Freeable, Cloneable {
     }
 
     public Request iAllReduce(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op) throws MPIException {
-        return startCollective("MPI_Iallreduce", ALLREDUCE, c -> c.reduction(sendbuf, recvbuf, count,
-                Datatype.use(type), Op.reduction(op, type), 0, false));
+        return startCollective("MPI_Iallreduce", ALLREDUCE, c -> reduction(c, sendbuf, recvbuf, count, type, op, 0,
+                false));
     }
 
     public Request iAllReduce(Buffer buf, int count, Datatype type, Op op) throws MPIException {
-        return startCollective("MPI_Iallreduce", ALLREDUCE, c -> c.reduction(null, buf, count, Datatype.use(type),
-                Op.reduction(op, type), 0, false));
+        return startCollective("MPI_Iallreduce", ALLREDUCE, c -> reduction(c, null, buf, count, type, op, 0, false));
     }
 
     public void reduceScatter(Object sendbuf, Object recvbuf, int[] recvcounts, Datatype type, Op op)
             throws MPIException {
-        runCollective("MPI_Reduce_scatter", REDUCE_SCATTER, c -> c.reduceScatter(sendbuf, recvbuf, recvcounts,
-                Datatype.use(type), Op.bound(op, type)));
+        runCollective("MPI_Reduce_scatter", REDUCE_SCATTER, c -> reduceScatter(c, sendbuf, recvbuf, recvcounts, type, op));
     }
 
     /** In place: {@code buf} holds the whole operand vector and receives this rank's block at its start. */
     public void reduceScatter(Object buf, int[] counts, Datatype type, Op op) throws MPIException {
-        runCollective("MPI_Reduce_scatter", REDUCE_SCATTER, c -> c.reduceScatter(null, buf, counts,
-                Datatype.use(type), Op.bound(op, type)));
+        runCollective("MPI_Reduce_scatter", REDUCE_SCATTER, c -> reduceScatter(c, null, buf, counts, type, op));
     }
 
     public Request iReduceScatter(Buffer sendbuf, Buffer recvbuf, int[] recvcounts, Datatype type, Op op)
             throws MPIException {
-        return startCollective("MPI_Ireduce_scatter", REDUCE_SCATTER, c -> c.reduceScatter(sendbuf, recvbuf,
-                recvcounts, Datatype.use(type), Op.bound(op, type)));
+        return startCollective("MPI_Ireduce_scatter", REDUCE_SCATTER, c -> reduceScatter(c, sendbuf, recvbuf,
+                recvcounts, type, op));
     }
 
     public Request iReduceScatter(Buffer buf, int[] counts, Datatype type, Op op) throws MPIException {
-        return startCollective("MPI_Ireduce_scatter", REDUCE_SCATTER, c -> c.reduceScatter(null, buf, counts,
-                Datatype.use(type), Op.bound(op, type)));
+        return startCollective("MPI_Ireduce_scatter", REDUCE_SCATTER, c -> reduceScatter(c, null, buf, counts, type, op));
     }
 
     public void reduceScatterBlock(Object sendbuf, Object recvbuf, int recvcount, Datatype type, Op op)
             throws MPIException {
-        runCollective("MPI_Reduce_scatter_block", REDUCE_SCATTER_BLOCK, c -> c.reduceScatterBlock(sendbuf, recvbuf,
-                recvcount, Datatype.use(type), Op.bound(op, type)));
+        runCollective("MPI_Reduce_scatter_block", REDUCE_SCATTER_BLOCK, c -> reduceScatterBlock(c, sendbuf, recvbuf,
+                recvcount, type, op));
     }
 
     /** In place: {@code buf} holds size × count operands and receives this rank's block at its start. */
     public void reduceScatterBlock(Object buf, int count, Datatype type, Op op) throws MPIException {
-        runCollective("MPI_Reduce_scatter_block", REDUCE_SCATTER_BLOCK, c -> c.reduceScatterBlock(null, buf, count,
-                Datatype.use(type), Op.bound(op, type)));
+        runCollective("MPI_Reduce_scatter_block", REDUCE_SCATTER_BLOCK, c -> reduceScatterBlock(c, null, buf, count, type, op));
     }
 
     public Request iReduceScatterBlock(Buffer sendbuf, Buffer recvbuf, int recvcount, Datatype type, Op op)
             throws MPIException {
-        return startCollective("MPI_Ireduce_scatter_block", REDUCE_SCATTER_BLOCK, c -> c.reduceScatterBlock(sendbuf,
-                recvbuf, recvcount, Datatype.use(type), Op.bound(op, type)));
+        return startCollective("MPI_Ireduce_scatter_block", REDUCE_SCATTER_BLOCK, c -> reduceScatterBlock(c, sendbuf,
+                recvbuf, recvcount, type, op));
     }
 
     public Request iReduceScatterBlock(Buffer buf, int count, Datatype type, Op op) throws MPIException {
-        return startCollective("MPI_Ireduce_scatter_block", REDUCE_SCATTER_BLOCK, c -> c.reduceScatterBlock(null, buf,
-                count, Datatype.use(type), Op.bound(op, type)));
+        return startCollective("MPI_Ireduce_scatter_block", REDUCE_SCATTER_BLOCK, c -> reduceScatterBlock(c, null, buf,
+                count, type, op));
+    }
+
+    // ---- reductions: the operation bound after the checks MPI makes first -------------------
+
+    /** A reduction's call; its buffers, type and root are checked before its operation. */
+    static CollCall reduction(Collectives c, Object sendbuf, Object recvbuf, int count, Datatype type, Op op,
+                              int root, boolean rooted) throws MPIException {
+        Type t = Datatype.use(type);
+        c.checkReduction(sendbuf, recvbuf, t, root, rooted);
+        return c.reduction(sendbuf, recvbuf, count, t, Op.reduction(op, type), root, rooted);
+    }
+
+    private static CollCall inPlaceReduce(Collectives c, Object buf, int count, Datatype type, Op op, int root)
+            throws MPIException {
+        Type t = Datatype.use(type);
+        c.checkReduction(buf, null, t, root, true);
+        return c.inPlaceReduce(buf, count, t, Op.reduction(op, type), root);
+    }
+
+    private static CollCall reduceScatter(Collectives c, Object sendbuf, Object recvbuf, int[] recvcounts,
+                                          Datatype type, Op op) throws MPIException {
+        Type t = Datatype.use(type);
+        c.checkReduceScatter(sendbuf, recvbuf, t, recvcounts);
+        return c.reduceScatter(sendbuf, recvbuf, recvcounts, t, Op.bound(op, type));
+    }
+
+    private static CollCall reduceScatterBlock(Collectives c, Object sendbuf, Object recvbuf, int count,
+                                               Datatype type, Op op) throws MPIException {
+        Type t = Datatype.use(type);
+        c.checkReduction(sendbuf, recvbuf, t, 0, false);
+        return c.reduceScatterBlock(sendbuf, recvbuf, count, t, Op.bound(op, type));
     }
 
     /** Combines {@code inOutBuf[i] = inBuf[i] op inOutBuf[i]} locally, as MPI_Reduce_local. */

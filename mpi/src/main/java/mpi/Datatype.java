@@ -133,9 +133,6 @@ public final class Datatype implements Freeable, Cloneable {
     /** A copy of this type (MPI_Type_dup), committed if this one is. */
     public Datatype dup() throws MPIException {
         Datatype copy = new Datatype(usable(this).type.copy(), -1);
-        if (type.isCommitted()) {
-            copy.type.commit();
-        }
         copy.attributes.putAll(attributes);
         return copy;
     }

@@ -335,7 +335,7 @@ public class Intracomm extends Comm {
     /** Rank r receives the reduction of the operands of ranks 0..r. */
     public void scan(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
         runCollective("MPI_Scan", CollFunction.SCAN, c ->
-                c.reduction(sendbuf, recvbuf, count, Datatype.use(type), Op.reduction(op, type), 0, false));
+                reduction(c, sendbuf, recvbuf, count, type, op, 0, false));
     }
 
     /** In place: the operand is in {@code buf}, which receives the result. */
@@ -345,7 +345,7 @@ public class Intracomm extends Comm {
 
     public Request iScan(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op) throws MPIException {
         return startCollective("MPI_Iscan", CollFunction.SCAN, c ->
-                c.reduction(sendbuf, recvbuf, count, Datatype.use(type), Op.reduction(op, type), 0, false));
+                reduction(c, sendbuf, recvbuf, count, type, op, 0, false));
     }
 
     public Request iScan(Buffer buf, int count, Datatype type, Op op) throws MPIException {
@@ -355,7 +355,7 @@ public class Intracomm extends Comm {
     /** Rank r receives the reduction of the operands of ranks 0..r-1; rank 0's buffer is left as it is. */
     public void exScan(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
         runCollective("MPI_Exscan", CollFunction.EXSCAN, c ->
-                c.reduction(sendbuf, recvbuf, count, Datatype.use(type), Op.reduction(op, type), 0, false));
+                reduction(c, sendbuf, recvbuf, count, type, op, 0, false));
     }
 
     /** In place. */
@@ -365,7 +365,7 @@ public class Intracomm extends Comm {
 
     public Request iExScan(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op) throws MPIException {
         return startCollective("MPI_Iexscan", CollFunction.EXSCAN, c ->
-                c.reduction(sendbuf, recvbuf, count, Datatype.use(type), Op.reduction(op, type), 0, false));
+                reduction(c, sendbuf, recvbuf, count, type, op, 0, false));
     }
 
     public Request iExScan(Buffer buf, int count, Datatype type, Op op) throws MPIException {

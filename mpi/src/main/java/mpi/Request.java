@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.jmca.mca.pml.PmlRequest;
 import org.jmca.mca.pml.PmlStatus;
+import org.jmca.runtime.AnyComplete;
 import org.jmca.runtime.JobRuntime;
 
 /**
@@ -137,15 +138,27 @@ public class Request implements Freeable {
         return null;
     }
 
+    /** Waits until one of the requests (one not null at least) has completed. */
+    private static void awaitAny(JobRuntime runtime, Request[] requests) {
+        if (firstReady(requests) != MPI.UNDEFINED) {
+            return;
+        }
+        PmlRequest[] operations = new PmlRequest[requests.length];
+        for (int i = 0; i < requests.length; i++) {
+            operations[i] = requests[i] == null ? null : requests[i].operation;
+        }
+        runtime.progress.waitUntil(new AnyComplete(operations));
+    }
+
     /** Waits for one request to complete; returns its status, with its index, or an empty status if all are null. */
     public static Status waitAnyStatus(Request[] requests) throws MPIException {
         JobRuntime runtime = runtimeOf(requests);
         if (runtime == null) {
             return emptyStatus().withIndex(MPI.UNDEFINED);
         }
-        int[] found = {MPI.UNDEFINED};
-        runtime.progress.waitUntil(() -> (found[0] = firstReady(requests)) != MPI.UNDEFINED);
-        return requests[found[0]].collect().withIndex(found[0]);
+        awaitAny(runtime, requests);
+        int found = firstReady(requests);
+        return requests[found].collect().withIndex(found);
     }
 
     /** Waits for one request to complete and returns its index (MPI.UNDEFINED if all are null). */
@@ -172,7 +185,7 @@ public class Request implements Freeable {
         if (runtime == null) {
             return null;
         }
-        runtime.progress.waitUntil(() -> firstReady(requests) != MPI.UNDEFINED);
+        awaitAny(runtime, requests);
         return collectReady(requests);
     }
 

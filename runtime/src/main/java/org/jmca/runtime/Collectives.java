@@ -290,17 +290,31 @@ public final class Collectives {
      */
     public CollCall reduction(Object sendbuf, Object recvbuf, int count, Type type, Reduction reduction, int root,
                               boolean rooted) {
-        distinct(sendbuf, recvbuf);
-        types(type);
-        if (rooted) {
-            root(root);
-        }
+        checkReduction(sendbuf, recvbuf, type, root, rooted);
         boolean receives = !rooted || isRoot(root);
         MemorySegment send = sendbuf == null ? null : send(sendbuf, count, type);
         MemorySegment recv = !receives ? null : sendbuf == null ? inOut(recvbuf, count, type) : recv(recvbuf, count, type);
         int primitive = type.primitiveSize();
         int elements = !type.isDerived() ? count : Math.multiplyExact(count, type.size() / primitive);
         return call(send, recv, elements, primitive, root, reduction);
+    }
+
+    /**
+     * What a reduction checks before its operation is bound, in MPI's order: distinct buffers, the
+     * type, the root when it has one. The caller binds the operation between this and the call.
+     */
+    public void checkReduction(Object sendbuf, Object recvbuf, Type type, int root, boolean rooted) {
+        distinct(sendbuf, recvbuf);
+        types(type);
+        if (rooted) {
+            root(root);
+        }
+    }
+
+    /** {@link #checkReduction}'s counterpart for reduce-scatter: its receive counts too. */
+    public void checkReduceScatter(Object sendbuf, Object recvbuf, Type type, int[] recvcounts) {
+        checkReduction(sendbuf, recvbuf, type, 0, false);
+        units(recvcounts, type, "receive counts");
     }
 
     public CollCall reduceScatter(Object sendbuf, Object recvbuf, int[] recvcounts, Type type, Reduction reduction) {

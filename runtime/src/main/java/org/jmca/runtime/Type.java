@@ -73,9 +73,14 @@ public final class Type {
                 indexOffset);
     }
 
-    /** A copy, with a name of its own (MPI_Type_dup). */
+    /**
+     * A copy, with a name of its own (MPI_Type_dup): a derived type of the same layout, committed if
+     * this one is, which the program may free - even the copy of a predefined type.
+     */
     public Type copy() {
-        return new Type(name, size, base, layout, derived, complex, arrayType, bufferType, arrayElements, indexOffset);
+        Type copy = new Type(name, size, base, layout, true, complex, null, null, 1, -1);
+        copy.committed = committed;
+        return copy;
     }
 
     public void commit() {

@@ -162,30 +162,31 @@ public record UserBuffer(MemorySegment segment, Runnable afterReceive) {
     }
 
     /**
-     * The segments of the last two arrays used: making a heap segment costs a memory session each
-     * time, and programs send and receive from the same arrays over and over. Each entry is one
-     * immutable pair read with one load, so a stale entry can only miss, never mismatch.
+     * The segments of the last two arrays a thread used: making a heap segment costs a memory
+     * session each time, and programs send and receive from the same arrays over and over. Per
+     * thread, as thread ranks share this class: one rank's arrays must not push out another's.
      */
-    private record Cached(Object array, MemorySegment segment) { }
+    private static final class Recent {
+        Object newestArray;
+        MemorySegment newest;
+        Object olderArray;
+        MemorySegment older;
+    }
 
-    private static Cached newest = new Cached(null, EMPTY);
-    private static Cached older = newest;
+    private static final ThreadLocal<Recent> RECENT = ThreadLocal.withInitial(Recent::new);
 
     private static MemorySegment arraySegment(Object array) {
-        Cached hit = newest;
-        if (hit.array() == array) {
-            return hit.segment();
+        Recent recent = RECENT.get();
+        if (recent.newestArray == array) {
+            return recent.newest;
         }
-        Cached second = older;
-        if (second.array() == array) {
-            older = hit;
-            newest = second;
-            return second.segment();
-        }
-        Cached made = new Cached(array, newSegment(array));
-        older = hit;
-        newest = made;
-        return made.segment();
+        Object olderArray = recent.olderArray;
+        MemorySegment older = recent.older;
+        recent.olderArray = recent.newestArray;
+        recent.older = recent.newest;
+        recent.newestArray = array;
+        recent.newest = olderArray == array ? older : newSegment(array);
+        return recent.newest;
     }
 
     /** A heap segment over a primitive array (no cache: for short-lived copies). */
