@@ -86,14 +86,16 @@ final class InitWarmup {
         JitActivity jit = JitActivity.open();
         long compilerStart = jit == null ? 0 : jit.cpuNanos();
         Calls calls = new Calls(comm, rank, size);
-        IntBuffer state = MPI.newIntBuffer(1);
+        IntBuffer state = MPI.newIntBuffer(2);
         int batch = FIRST_BATCH;
         int batches = 0;
         long rounds = 0;
         End end;
         while (true) {
             long compilerBefore = jit == null ? 0 : jit.cpuNanos();
+            long batchStart = System.nanoTime();
             calls.run(batch);
+            long roundNanos = Math.max(1, (System.nanoTime() - batchStart) / batch);
             rounds += batch;
             batches++;
             boolean compiled;
@@ -104,7 +106,11 @@ final class InitWarmup {
                 compiled = rounds < BLIND_ROUNDS;
             }
             // 2: some rank's time is up; 1: some rank's compilers worked; 0: all quiet
-            state.put(0, System.nanoTime() - deadline >= 0 ? 2 : compiled ? 1 : 0);
+            long left = deadline - System.nanoTime();
+            state.put(0, left <= 0 ? 2 : compiled ? 1 : 0);
+            // rounds of the last batch's pace that still fit the budget, negated: the largest of
+            // them over the ranks is the fewest, so that the next batch ends in time everywhere
+            state.put(1, (int) -Math.min(LONG_BATCH, Math.max(1, left / roundNanos)));
             agree(comm, state);
             if (state.get(0) == 2) {
                 end = End.BUDGET;
@@ -114,7 +120,7 @@ final class InitWarmup {
                 end = jit != null ? End.QUIET : End.ROUNDS;
                 break;
             }
-            batch = Math.min(batch * 2, LONG_BATCH);
+            batch = Math.min(Math.min(batch * 2, LONG_BATCH), -state.get(1));
         }
         long compilerNanos = jit == null ? 0 : jit.cpuNanos() - compilerStart;
         return new Outcome(end, batches, rounds, System.nanoTime() - start, compilerNanos);
@@ -122,7 +128,7 @@ final class InitWarmup {
 
     /** The largest {@code state} over the ranks, waited for asleep (see the class comment). */
     private static void agree(Intracomm comm, IntBuffer state) throws MPIException {
-        Request request = comm.iAllReduce(state, 1, MPI.INT, MPI.MAX);
+        Request request = comm.iAllReduce(state, state.capacity(), MPI.INT, MPI.MAX);
         while (!request.test()) {
             LockSupport.parkNanos(50_000);
         }
