@@ -40,12 +40,8 @@ final class AotCache {
 
     /** The ranks' JVM options for the cache in {@code lib}, or none. */
     static List<String> options(Path lib, List<String> userJvmArgs) {
-        if (userJvmArgs.stream().anyMatch(a -> a.startsWith("-XX:AOT") || a.startsWith("-Xshare")
-                || a.contains("SharedArchiveFile") || a.contains("ArchiveClassesAtExit"))) {
-            return List.of();
-        }
         Path cache = lib.resolveSibling(RANK_CACHE);
-        if (!isFresh(cache, lib)) {
+        if (bringsOwnArchive(userJvmArgs) || !isFresh(cache, lib)) {
             return List.of();
         }
         // every tag set with aot or cds (aot+codecache+stubs too): a cache the JVM cannot use in full
@@ -60,12 +56,17 @@ final class AotCache {
      */
     static String whyUnused(Path lib, List<String> userJvmArgs) {
         Path cache = lib.resolveSibling(RANK_CACHE);
-        if (!options(lib, userJvmArgs).isEmpty() || !Files.isRegularFile(cache)
-                || userJvmArgs.stream().anyMatch(a -> a.startsWith("-XX:AOT") || a.startsWith("-Xshare"))) {
+        if (bringsOwnArchive(userJvmArgs) || !Files.isRegularFile(cache) || isFresh(cache, lib)) {
             return null;
         }
         return "the ranks' ahead-of-time cache " + cache + " is older than a jar beside it, so they start without it"
                 + " (rebuild: ./mvnw -q install -DskipTests)";
+    }
+
+    /** Whether the user's JVM options bring an AOT or class-data-sharing option of their own. */
+    private static boolean bringsOwnArchive(List<String> userJvmArgs) {
+        return userJvmArgs.stream().anyMatch(a -> a.startsWith("-XX:AOT") || a.startsWith("-Xshare")
+                || a.contains("SharedArchiveFile") || a.contains("ArchiveClassesAtExit"));
     }
 
     /** Whether {@code cache} exists and no jar of {@code lib} is newer. */

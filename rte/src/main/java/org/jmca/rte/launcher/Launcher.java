@@ -523,7 +523,13 @@ public final class Launcher implements Callable<Integer> {
             }
         }
         command.addAll(userJvmArgs);
-        jvmShare = RankShare.leftToSize(userJvmArgs);
+        // JAVA_TOOL_OPTIONS reaches the ranks too, and the sizing options would override it
+        List<String> sizedByUser = new ArrayList<>(userJvmArgs);
+        String toolOptions = System.getenv("JAVA_TOOL_OPTIONS");
+        if (toolOptions != null && !toolOptions.isBlank()) {
+            sizedByUser.addAll(Arrays.asList(toolOptions.trim().split("\\s+")));
+        }
+        jvmShare = RankShare.leftToSize(sizedByUser);
         List<String> cp = new ArrayList<>();
         if (lib != null) {
             cp.add(Path.of(lib).resolve("*").toString());

@@ -36,8 +36,10 @@ final class RankShare {
 
     /** What the user's JVM options leave to JMCA to size, for {@link #ENV}. */
     static String leftToSize(List<String> userJvmArgs) {
+        // an initial heap too: one above the share would stop the JVM from starting
         boolean heap = userJvmArgs.stream().noneMatch(a -> a.startsWith("-Xmx") || a.startsWith("-XX:MaxHeapSize")
-                || a.startsWith("-XX:MaxRAM"));
+                || a.startsWith("-XX:MaxRAM") || a.startsWith("-Xms") || a.startsWith("-XX:InitialHeapSize")
+                || a.startsWith("-XX:MinHeapSize"));
         boolean cpus = userJvmArgs.stream().noneMatch(a -> a.startsWith("-XX:ActiveProcessorCount"));
         return heap && cpus ? "heap,cpus" : heap ? "heap" : cpus ? "cpus" : "";
     }
@@ -74,16 +76,47 @@ final class RankShare {
         return options;
     }
 
-    /** This host's memory (MemTotal), MiB; 0 where /proc does not say. */
+    /**
+     * The memory the ranks may use, MiB: the host's (MemTotal), or less where this process's
+     * control group (a container, a Slurm job) limits it; 0 where /proc does not say.
+     */
     private static long hostMemoryMib() {
+        long total = 0;
         try {
             for (String line : Files.readAllLines(Path.of("/proc/meminfo"))) {
                 if (line.startsWith("MemTotal:")) {
-                    return Long.parseLong(line.replaceAll("[^0-9]", "")) / 1024;
+                    total = Long.parseLong(line.replaceAll("[^0-9]", "")) / 1024;
                 }
             }
         } catch (IOException | NumberFormatException e) {
-            // not Linux: the JVM's own default
+            return 0; // not Linux: the JVM's own default
+        }
+        long limit = cgroupLimitMib();
+        return limit > 0 && limit < total ? limit : total;
+    }
+
+    /** This process's control-group memory limit, MiB (v2 memory.max, v1 memory.limit_in_bytes); 0 if none. */
+    private static long cgroupLimitMib() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/cgroup"))) {
+                // "0::/path" (v2) or "4:memory:/path" (v1); a namespaced group shows "/"
+                String[] fields = line.split(":", 3);
+                if (fields.length < 3) {
+                    continue;
+                }
+                Path limit = fields[0].equals("0") && fields[1].isEmpty()
+                        ? Path.of("/sys/fs/cgroup" + fields[2], "memory.max")
+                        : fields[1].equals("memory") ? Path.of("/sys/fs/cgroup/memory" + fields[2], "memory.limit_in_bytes")
+                        : null;
+                if (limit != null && Files.isReadable(limit)) {
+                    String value = Files.readString(limit).trim();
+                    if (!value.equals("max")) {
+                        return Long.parseLong(value) / (1024 * 1024);
+                    }
+                }
+            }
+        } catch (IOException | NumberFormatException e) {
+            // no control group to read: the host's memory
         }
         return 0;
     }

@@ -15,6 +15,7 @@ class RankShareTest {
         assertThat(RankShare.leftToSize(List.of("-XX:MaxRAMPercentage=10"))).isEqualTo("cpus");
         assertThat(RankShare.leftToSize(List.of("-XX:ActiveProcessorCount=4"))).isEqualTo("heap");
         assertThat(RankShare.leftToSize(List.of("-XX:MaxHeapSize=1g", "-XX:ActiveProcessorCount=4"))).isEmpty();
+        assertThat(RankShare.leftToSize(List.of("-Xms8g"))).as("an initial heap above the share").isEqualTo("cpus");
     }
 
     @Test
