@@ -39,6 +39,8 @@ public final class OscWindow {
     public static final int NO_OP = Accumulation.NO_OP;
     /** MPI_MODE_NOSUCCEED: the fence ends the epochs. */
     public static final int MODE_NOSUCCEED = 16;
+    /** MPI_MODE_NOPRECEDE: no operation comes before the fence (every rank asserts it, or none). */
+    public static final int MODE_NOPRECEDE = 2;
 
     private final WindowEnvironment env;
     private final MemorySegment memory;
@@ -549,7 +551,7 @@ public final class OscWindow {
         }
         exchangeRound(Control.FENCE);
         fenceOpen = (assertion & MODE_NOSUCCEED) == 0;
-        if (fenceOpen) {
+        if (fenceOpen && (assertion & MODE_NOPRECEDE) == 0) {
             // A rank's round ends once the operations aimed at it are carried out, not those
             // aimed at the others: without a second round, an operation of the next epoch (a
             // direct get above all) could reach a target still carrying out this one's.
