@@ -263,10 +263,6 @@ public final class Datatype implements Freeable, Cloneable {
         return type == null ? null : type.type;
     }
 
-    /** Whether a buffer of this type must go through a packed copy (its bytes are not one run, or booleans). */
-    boolean needsPacking() {
-        return type.needsPacking();
-    }
 
     boolean isDerived() {
         return type.isDerived();
@@ -325,10 +321,6 @@ public final class Datatype implements Freeable, Cloneable {
         return type.isFreed();
     }
 
-    /** The runtime's side of this type, unchecked (see {@link #use}). */
-    Type type() {
-        return type;
-    }
 
     int size() {
         return type.size();
@@ -366,10 +358,6 @@ public final class Datatype implements Freeable, Cloneable {
         return type.primitiveSize();
     }
 
-    /** Byte offset of the int index in a pair type, or -1 for a primitive type. */
-    int indexOffset() {
-        return type.indexOffset();
-    }
 
     boolean isPair() {
         return type.isPair();
@@ -385,10 +373,6 @@ public final class Datatype implements Freeable, Cloneable {
         return type.arrayElements();
     }
 
-    /** The typed NIO buffer for this type (IntBuffer for MPI.INT); ByteBuffer fits every type. */
-    Class<?> bufferType() {
-        return type.bufferType();
-    }
 
     @Override
     public String toString() {

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import org.jmca.mca.McaException;
 import org.jmca.rte.WireUpException;
+import org.jmca.runtime.Communicator;
 import org.jmca.runtime.ErrorClass;
 import org.jmca.runtime.JobRuntime;
 import org.jmca.runtime.PredefinedOp;
@@ -90,9 +91,9 @@ public final class MPI {
     public static final int THREAD_SERIALIZED = 2;
     public static final int THREAD_MULTIPLE = 3;
 
-    public static final int ANY_SOURCE = -1;
-    public static final int ANY_TAG = -1;
-    public static final int PROC_NULL = -2;
+    public static final int ANY_SOURCE = Communicator.ANY_SOURCE;
+    public static final int ANY_TAG = Communicator.ANY_TAG;
+    public static final int PROC_NULL = Communicator.PROC_NULL;
     public static final int UNDEFINED = -32766;
 
     public static final int IDENT = 0;
@@ -150,7 +151,7 @@ public final class MPI {
     public static final int LASTUSEDCODE = 5;
     public static final int UNIVERSE_SIZE = 6;
     /** The largest tag: 2^30 - 1 (the negative tags and those above are JMCA's own). */
-    static final int MAX_TAG = (1 << 30) - 1;
+    static final int MAX_TAG = Communicator.MAX_TAG;
     /** Attribute keys of a window ({@code win.getAttr(MPI.WIN_SIZE)}), numbered as in Open MPI's mpi.h. */
     public static final int WIN_BASE = 7;
     public static final int WIN_SIZE = 8;

@@ -84,7 +84,7 @@ public final class Op implements Freeable {
             return new UserReduction(function, type, commutative, UserReduction.overridesArrayForm(function));
         }
         try {
-            return Reductions.predefined(predefined, type.type());
+            return Reductions.predefined(predefined, Datatype.use(type));
         } catch (MpiError e) {
             throw new MPIException(e.errorClass(), e.getMessage());
         }

@@ -99,10 +99,6 @@ public final class Communicator {
         return peers != jobRanks;
     }
 
-    /** The rank here of job rank {@code jobRank}, or -1. */
-    public int rankOf(int jobRank) {
-        return rankOfJobRank[jobRank];
-    }
 
     /** The rank among the peers of job rank {@code jobRank} (what a status's source is), or -1. */
     public int peerRankOf(int jobRank) {
@@ -270,10 +266,5 @@ public final class Communicator {
         public boolean getAsBoolean() {
             return (found = pml.iprobe(from, tag, context)) != null;
         }
-    }
-
-    /** Waits for {@code request} (a PML or collective request), inside the library. */
-    public void await(java.util.function.BooleanSupplier request) {
-        runtime.progress.waitUntil(request);
     }
 }
