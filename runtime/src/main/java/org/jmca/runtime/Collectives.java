@@ -276,7 +276,10 @@ public final class Collectives {
         return new CollCall(send, recv, 0, sendCounts, sendDispls, counts, ds, unit, 0, null, comm.port.nextTag());
     }
 
-    /** Reduce in place: the root's operand is in {@code buf}, which receives the result. */
+    /**
+     * Reduce in place: the root's operand is in {@code buf}, which receives the result. Checked
+     * first as {@link #reduction} is.
+     */
     public CollCall inPlaceReduce(Object buf, int count, Type type, Reduction reduction, int root) {
         return isRoot(root) ? reduction(null, buf, count, type, reduction, root, true)
                 : reduction(buf, null, count, type, reduction, root, true);
@@ -286,11 +289,11 @@ public final class Collectives {
      * A reduction's call (reduce, allreduce, scan, exscan): operands and result of {@code count}
      * elements (for reduce, the result only at the root). Reductions always count in elements of
      * the primitive the operation reads ({@code reduction} is bound to it): a derived type's
-     * operands are its primitives, packed one after another.
+     * operands are its primitives, packed one after another. The caller has made
+     * {@link #checkReduction}'s checks, before it bound the operation.
      */
     public CollCall reduction(Object sendbuf, Object recvbuf, int count, Type type, Reduction reduction, int root,
                               boolean rooted) {
-        checkReduction(sendbuf, recvbuf, type, root, rooted);
         boolean receives = !rooted || isRoot(root);
         MemorySegment send = sendbuf == null ? null : send(sendbuf, count, type);
         MemorySegment recv = !receives ? null : sendbuf == null ? inOut(recvbuf, count, type) : recv(recvbuf, count, type);
