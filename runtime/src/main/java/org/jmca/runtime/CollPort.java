@@ -1,12 +1,13 @@
 package org.jmca.runtime;
 
 import java.lang.foreign.MemorySegment;
+import java.nio.file.Path;
 import java.util.Map;
+import java.util.concurrent.ConcurrentMap;
 import org.jmca.mca.coll.CollCommunicator;
 import org.jmca.mca.pml.PmlRequest;
 import org.jmca.mca.pml.SendMode;
 import org.jmca.mca.progress.ProgressEngine;
-import org.jmca.runtime.JobRuntime;
 
 /**
  * A communicator as the coll modules see it: its ranks, and messages on its collective context
@@ -39,6 +40,23 @@ public final class CollPort implements CollCommunicator {
     /** The tag of the next collective call; every rank counts its calls alike. */
     public int nextTag() {
         return FIRST_TAG - (calls++ % TAG_RANGE);
+    }
+
+    /** Tags count down from FIRST_TAG and wrap after TAG_RANGE calls; "after" is within half of it. */
+    @Override
+    public boolean drawnAfter(int tag, int earlier) {
+        int calls = Math.floorMod((FIRST_TAG - tag) - (FIRST_TAG - earlier), TAG_RANGE);
+        return calls > 0 && calls < TAG_RANGE / 2;
+    }
+
+    @Override
+    public Path sessionDirectory() {
+        return runtime.job.sessionDirectory();
+    }
+
+    @Override
+    public ConcurrentMap<String, Object> threadJob() {
+        return runtime.wireUp.threadJob();
     }
 
     @Override

@@ -1,6 +1,8 @@
 package org.jmca.mca.coll;
 
 import java.lang.foreign.MemorySegment;
+import java.nio.file.Path;
+import java.util.concurrent.ConcurrentMap;
 import org.jmca.mca.pml.PmlRequest;
 import org.jmca.mca.progress.ProgressEngine;
 
@@ -65,6 +67,33 @@ public interface CollCommunicator {
 
     /** Writes a verbose line, prefixed with the process and communicator. */
     default void log(String line) {
+    }
+
+    /**
+     * Whether {@code tag} was drawn for a call made after the call that drew {@code earlier}.
+     * Calls draw their tags in program order, the same at every rank, but some work reuses the
+     * tag of the call that began it (the rounds of a non-blocking context agreement, started
+     * from progress callbacks): a component that orders calls as they arrive (coll/sm) hands
+     * those to the module below it.
+     */
+    default boolean drawnAfter(int tag, int earlier) {
+        return tag != earlier;
+    }
+
+    /**
+     * A directory private to the job that the launcher removes when the job ends, for files
+     * shared by the ranks of a host; null where no launcher manages one.
+     */
+    default Path sessionDirectory() {
+        return null;
+    }
+
+    /**
+     * Null unless the job's ranks are threads of this JVM; then one map that all of them share for
+     * the job's lifetime, where a component's modules on different ranks find each other.
+     */
+    default ConcurrentMap<String, Object> threadJob() {
+        return null;
     }
 
     /** Value of a per-communicator hint (an MPI info key), or null. */

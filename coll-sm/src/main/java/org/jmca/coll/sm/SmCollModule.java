@@ -1,0 +1,195 @@
+package org.jmca.coll.sm;
+
+import java.lang.foreign.MemorySegment;
+import java.util.EnumSet;
+import java.util.Set;
+import org.jmca.mca.coll.CollCall;
+import org.jmca.mca.coll.CollCommunicator;
+import org.jmca.mca.coll.CollFunction;
+import org.jmca.mca.coll.CollModule;
+import org.jmca.mca.coll.CollRequest;
+import org.jmca.mca.coll.CollTable;
+
+/**
+ * coll/sm for one communicator whose ranks share a host: numbers its calls, hands each to an
+ * {@link SmCall}, and passes to the module below it (coll/tuned) what does not fit the slots or
+ * reuses an earlier call's tag.
+ *
+ * <p>Calls complete in order at each rank: call {@code s} starts writing only once call
+ * {@code s - 1} completed here, so a rank whose flag says {@code s} has completed {@code s - 1},
+ * and a rank that has seen every flag of {@code s} knows that everyone is done with {@code s - 1}.
+ */
+final class SmCollModule implements CollModule {
+    static final Set<CollFunction> FUNCTIONS = EnumSet.of(CollFunction.BARRIER, CollFunction.BCAST,
+            CollFunction.REDUCE, CollFunction.ALLREDUCE, CollFunction.GATHER, CollFunction.SCATTER,
+            CollFunction.ALLGATHER, CollFunction.ALLTOALL, CollFunction.REDUCE_SCATTER_BLOCK, CollFunction.SCAN,
+            CollFunction.EXSCAN);
+
+    final CollCommunicator comm;
+    final SmCollLayout layout;
+    final MemorySegment memory;
+    final int rank;
+    final int size;
+    /** Payload areas by {@code rank * 2 + parity}: the flag's inline bytes, and the slot. */
+    final MemorySegment[] inline;
+    final MemorySegment[] slots;
+    private final SmCollSegment segment;
+    private CollTable below;
+    /** The sequence number of the last call this module took. */
+    private long issued;
+    /** The last call completed here. */
+    private long completed;
+    /** A call that every rank is known to have completed. */
+    private long allDone;
+    private int lastTag;
+    private boolean anyCall;
+    private SmCall blocking;
+
+    SmCollModule(CollCommunicator comm, SmCollLayout layout, SmCollSegment segment) {
+        this.comm = comm;
+        this.layout = layout;
+        this.segment = segment;
+        this.memory = segment.memory;
+        this.rank = comm.rank();
+        this.size = comm.size();
+        this.inline = new MemorySegment[2 * size];
+        this.slots = new MemorySegment[2 * size];
+        for (int r = 0; r < size; r++) {
+            for (int parity = 0; parity < 2; parity++) {
+                inline[2 * r + parity] = memory.asSlice(layout.inline(r, parity), SmCollLayout.INLINE_BYTES);
+                slots[2 * r + parity] = memory.asSlice(layout.slot(r, parity), layout.slotBytes);
+            }
+        }
+    }
+
+    @Override
+    public Set<CollFunction> provides() {
+        return FUNCTIONS;
+    }
+
+    @Override
+    public void enable(CollTable below) {
+        this.below = below;
+    }
+
+    @Override
+    public String describe(CollFunction function) {
+        return "flat on shared memory up to " + layout.slotBytes + " B, else "
+                + below.provider(function).map(p -> "coll/" + p.component()).orElse("nothing");
+    }
+
+    @Override
+    public CollRequest start(CollFunction function, CollCall call) {
+        String declined = decline(function, call);
+        if (declined != null) {
+            return fallBack(function, call, declined).start(function, call);
+        }
+        return new SmCall(this).begin(function, call, ++issued);
+    }
+
+    @Override
+    public CollRequest startBlocking(CollFunction function, CollCall call) {
+        String declined = decline(function, call);
+        if (declined != null) {
+            return fallBack(function, call, declined).startBlocking(function, call);
+        }
+        SmCall reused = blocking == null || !blocking.test() ? new SmCall(this) : blocking;
+        blocking = reused;
+        return reused.begin(function, call, ++issued);
+    }
+
+    /** Why this call goes to the module below, or null if it is served here. */
+    private String decline(CollFunction function, CollCall call) {
+        boolean fresh = !anyCall || comm.drawnAfter(call.tag(), lastTag);
+        if (!fresh) {
+            return "the tag of an earlier call, used again";
+        }
+        anyCall = true;
+        lastTag = call.tag();
+        long bytes = slotBytesFor(function, call);
+        if (bytes > layout.slotBytes) {
+            return bytes + " B in a rank's slot, above coll_sm_slot_size=" + layout.slotBytes;
+        }
+        if (comm.verbosity() >= 2) {
+            comm.log("coll:sm: " + function.id() + " of " + call.bytes(call.count()) + " B on " + size
+                    + " ranks: flat on shared memory (" + (bytes <= SmCollLayout.INLINE_BYTES ? "in the flags' lines"
+                    : "through the slots") + ")");
+        }
+        return null;
+    }
+
+    private CollModule fallBack(CollFunction function, CollCall call, String why) {
+        CollModule module = below.module(function);
+        if (comm.verbosity() >= 2) {
+            comm.log("coll:sm: " + function.id() + " of " + call.bytes(call.count()) + " B on " + size + " ranks: "
+                    + below.provider(function).map(p -> "coll/" + p.component()).orElse("?") + " serves it (" + why + ")");
+        }
+        return module;
+    }
+
+    /** The bytes a rank writes into its slot for this call. */
+    long slotBytesFor(CollFunction function, CollCall call) {
+        long block = call.bytes(call.count());
+        return switch (function) {
+            case BARRIER -> 0;
+            case SCATTER, ALLTOALL, REDUCE_SCATTER_BLOCK -> block * size;
+            default -> block;
+        };
+    }
+
+    /** The area rank {@code r} writes {@code bytes} of payload to in call {@code seq}. */
+    MemorySegment area(int r, long seq, long bytes) {
+        int index = 2 * r + (int) (seq & 1);
+        return bytes <= SmCollLayout.INLINE_BYTES ? inline[index] : slots[index];
+    }
+
+    /** Whether rank {@code r} has published its part of call {@code seq}. */
+    boolean arrived(int r, long seq) {
+        return SmCollLayout.acquire(memory, layout.flag(r, (int) (seq & 1))) >= seq;
+    }
+
+    void publish(long seq) {
+        SmCollLayout.release(memory, layout.flag(rank, (int) (seq & 1)), seq);
+    }
+
+    /** Whether call {@code seq} may begin here: the one before it completed. */
+    boolean ready(long seq) {
+        return completed == seq - 1;
+    }
+
+    /**
+     * Whether this rank may overwrite its areas of parity {@code seq & 1}: every rank has completed
+     * call {@code seq - 2}, which last used them.
+     */
+    boolean writable(long seq) {
+        if (allDone >= seq - 2) {
+            return true;
+        }
+        long least = Long.MAX_VALUE;
+        for (int r = 0; r < size; r++) {
+            if (r != rank) {
+                long done = SmCollLayout.acquire(memory, layout.done(r));
+                if (done < seq - 2) {
+                    return false;
+                }
+                least = Math.min(least, done);
+            }
+        }
+        allDone = least;
+        return true;
+    }
+
+    /** Call {@code seq} completed here; {@code sawEveryFlag}: every rank's flag of it was seen. */
+    void completed(long seq, boolean sawEveryFlag) {
+        completed = seq;
+        SmCollLayout.release(memory, layout.done(rank), seq);
+        if (sawEveryFlag) {
+            allDone = Math.max(allDone, seq - 1);
+        }
+    }
+
+    @Override
+    public void free() {
+        segment.release();
+    }
+}
