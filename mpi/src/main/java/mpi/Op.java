@@ -128,6 +128,11 @@ public final class Op implements Freeable {
             implements Reduction {
 
         @Override
+        public boolean elementwise() {
+            return false;
+        }
+
+        @Override
         public void apply(MemorySegment in, MemorySegment inout, int count) {
             try {
                 if (arrayForm && type.arrayType() != null && type != MPI.BOOLEAN) {
@@ -137,13 +142,30 @@ public final class Op implements Freeable {
                     MemorySegment result = org.jmca.runtime.UserBuffer.newSegment(inoutArray);
                     MemorySegment.copy(result, 0, inout, 0, result.byteSize());
                 } else {
-                    ByteBuffer a = in.asByteBuffer().order(ByteOrder.nativeOrder());
-                    ByteBuffer b = inout.asByteBuffer().order(ByteOrder.nativeOrder());
-                    function.call(a, b, count, type);
+                    MemorySegment from = viewable(in);
+                    MemorySegment into = viewable(inout);
+                    function.call(from.asByteBuffer().order(ByteOrder.nativeOrder()),
+                            into.asByteBuffer().order(ByteOrder.nativeOrder()), count, type);
+                    if (into != inout) {
+                        MemorySegment.copy(into, 0, inout, 0, inout.byteSize());
+                    }
                 }
             } catch (MPIException e) {
                 throw new McaException("the user-defined operation failed: " + e.getMessage(), e);
             }
+        }
+
+        /**
+         * {@code m}, or a copy of it that a ByteBuffer can view: only native memory and byte arrays
+         * can be (a collective may hand over the program's int[] itself).
+         */
+        private static MemorySegment viewable(MemorySegment m) {
+            if (m.isNative() || m.heapBase().orElse(null) instanceof byte[]) {
+                return m;
+            }
+            MemorySegment copy = MemorySegment.ofArray(new byte[(int) m.byteSize()]);
+            MemorySegment.copy(m, 0, copy, 0, m.byteSize());
+            return copy;
         }
 
         /** Whether the user's function overrides the array form; asked once, when the op is bound. */

@@ -50,6 +50,16 @@ public final class CollPort implements CollCommunicator {
     }
 
     @Override
+    public boolean spansJobs() {
+        for (int jobRank : comm.jobRanks) {
+            if (jobRank >= runtime.job.size()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
     public Path sessionDirectory() {
         return runtime.job.sessionDirectory();
     }

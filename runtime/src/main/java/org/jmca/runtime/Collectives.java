@@ -297,9 +297,11 @@ public final class Collectives {
         boolean receives = !rooted || isRoot(root);
         MemorySegment send = sendbuf == null ? null : send(sendbuf, count, type);
         MemorySegment recv = !receives ? null : sendbuf == null ? inOut(recvbuf, count, type) : recv(recvbuf, count, type);
+        if (!type.isDerived() || !reduction.elementwise()) { // a user's function sees whole elements
+            return call(send, recv, count, type.size(), root, reduction);
+        }
         int primitive = type.primitiveSize();
-        int elements = !type.isDerived() ? count : Math.multiplyExact(count, type.size() / primitive);
-        return call(send, recv, elements, primitive, root, reduction);
+        return call(send, recv, Math.multiplyExact(count, type.size() / primitive), primitive, root, reduction);
     }
 
     /**

@@ -2,12 +2,16 @@ package org.jmca.coll.sm;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
-import java.util.Map;
+import java.util.Set;
 import org.jmca.mca.McaException;
 import org.jmca.mca.coll.CollCommunicator;
+import org.jmca.mca.coll.CollCall;
 import org.jmca.mca.coll.CollComponent;
+import org.jmca.mca.coll.CollFunction;
+import org.jmca.mca.coll.CollModule;
 import org.jmca.mca.coll.CollOffer;
+import org.jmca.mca.coll.CollRequest;
+import org.jmca.mca.coll.CollTable;
 import org.jmca.mca.param.Param;
 import org.jmca.mca.param.ParamType;
 import org.jmca.mca.param.ParameterRegistrar;
@@ -21,8 +25,6 @@ import org.jmca.mca.param.ParameterSpec;
 public final class SmCollComponent implements CollComponent {
     private Param<Long> slotSize;
     private Param<String> directory;
-    /** How many communicators this rank made per context and first rank: names the segments apart. */
-    private final Map<String, Integer> generations = new HashMap<>();
 
     @Override
     public String name() {
@@ -68,14 +70,47 @@ public final class SmCollComponent implements CollComponent {
         }
         SmCollLayout layout = new SmCollLayout(comm.size(), slot);
         if (comm.progressEngine() == null) {
-            return CollOffer.declined("no progress engine: a tool's communicator, not a job's");
+            return CollOffer.of(new Described(slot)); // a tool's communicator (jmca-info): what a job would get
+        }
+        if (comm.spansJobs()) {
+            return CollOffer.declined("ranks of more than one job (connected or spawned), which share no session"
+                    + " directory or memory");
         }
         Path dir = comm.sessionDirectory() != null ? comm.sessionDirectory() : Path.of(directory.get());
         if (comm.threadJob() == null && !Files.isDirectory(dir)) {
             return CollOffer.declined(dir + " is not a directory (coll_sm_directory=" + directory.get() + ", "
                     + directory.source() + ")");
         }
-        int generation = generations.merge(comm.contextId() + "." + comm.jobRank(0), 1, Integer::sum);
-        return CollOffer.of(new SmCollModule(comm, layout, SmCollSegment.attach(comm, layout, dir, generation)));
+        return CollOffer.of(new SmCollModule(comm, layout, SmCollSegment.attach(comm, layout, dir)));
+    }
+
+    /** The module a tool's communicator gets: it says what it would serve and runs nothing. */
+    private static final class Described implements CollModule {
+        private final long slot;
+        private CollTable below;
+
+        Described(long slot) {
+            this.slot = slot;
+        }
+
+        @Override
+        public Set<CollFunction> provides() {
+            return SmCollModule.FUNCTIONS;
+        }
+
+        @Override
+        public void enable(CollTable below) {
+            this.below = below;
+        }
+
+        @Override
+        public String describe(CollFunction function) {
+            return SmCollModule.describe(slot, below, function);
+        }
+
+        @Override
+        public CollRequest start(CollFunction function, CollCall call) {
+            throw new IllegalStateException("coll/sm: a tool's communicator runs no collectives");
+        }
     }
 }

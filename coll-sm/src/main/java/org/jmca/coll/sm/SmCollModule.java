@@ -74,7 +74,11 @@ final class SmCollModule implements CollModule {
 
     @Override
     public String describe(CollFunction function) {
-        return "flat on shared memory up to " + layout.slotBytes + " B, else "
+        return describe(layout.slotBytes, below, function);
+    }
+
+    static String describe(long slotBytes, CollTable below, CollFunction function) {
+        return "flat on shared memory up to " + slotBytes + " B, else "
                 + below.provider(function).map(p -> "coll/" + p.component()).orElse("nothing");
     }
 

@@ -4,33 +4,34 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.concurrent.ConcurrentMap;
+import java.util.function.BooleanSupplier;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jmca.mca.McaException;
 import org.jmca.mca.coll.CollCommunicator;
-import org.jmca.mca.pml.PmlRequest;
 import org.jmca.mca.progress.ProgressEngine;
 
 /**
- * The memory one communicator's ranks share, and how they come to share it.
+ * The memory one communicator's ranks share, and how they come to share it, without a message:
+ * the name comes from the communicator's context and members, the same at every rank.
  *
- * <p>Processes: rank 0 creates a file (mode 0600) in the job's session directory, maps it and
- * tells the others by a message on the communicator's collective context; each maps it, and the
- * last to do so removes the file, so that from then on it lives only in the mappings and nothing
- * is left in /dev/shm whatever happens to the job. Thread ranks of one JVM: the first to arrive
- * allocates native memory in the job's shared map, the last to arrive takes it out of the map, and
- * the last to free the communicator frees the memory.
+ * <p>Processes: rank 0 creates a file (mode 0600) in the job's session directory under a
+ * temporary name, maps it, writes its header and renames it; the others wait (progressing) until
+ * the name appears and map it, and the last to do so removes the file, so that from then on it
+ * lives only in the mappings and nothing is left in /dev/shm whatever happens to the job. Thread
+ * ranks of one JVM: the first to arrive allocates native memory in the job's shared map, the last
+ * to arrive takes it out of the map, and the last to free the communicator frees the memory.
+ *
+ * <p>A communicator freed and made again with the same context and members gets the same name;
+ * by then the first one's file is gone (every member mapped it before it could free it).
  */
 abstract sealed class SmCollSegment {
-    /** The tag of the message that tells the ranks the file is ready; calls' tags start at -1000. */
-    static final int SETUP_TAG = -900;
-
     final MemorySegment memory;
 
     private SmCollSegment(MemorySegment memory) {
@@ -40,12 +41,13 @@ abstract sealed class SmCollSegment {
     /** Stops using the memory (the communicator is freed). */
     abstract void release();
 
-    /**
-     * The segment of {@code comm}, whose ranks all run on this host, for the {@code generation}-th
-     * communicator with its context and first rank that this rank has made.
-     */
-    static SmCollSegment attach(CollCommunicator comm, SmCollLayout layout, Path directory, int generation) {
-        String key = comm.jobId() + ".collsm." + comm.contextId() + "." + comm.jobRank(0) + "." + generation;
+    /** The segment of {@code comm}, whose ranks all run on this host and belong to one job. */
+    static SmCollSegment attach(CollCommunicator comm, SmCollLayout layout, Path directory) {
+        long members = 0xcbf29ce484222325L; // FNV-1a over the job ranks
+        for (int r = 0; r < comm.size(); r++) {
+            members = (members ^ comm.jobRank(r)) * 0x100000001b3L;
+        }
+        String key = comm.jobId() + ".collsm." + comm.contextId() + "." + Long.toHexString(members);
         ConcurrentMap<String, Object> threadJob = comm.threadJob();
         return threadJob != null ? Threads.attach(threadJob, key, layout)
                 : Processes.attach(comm, layout, directory.resolve(key));
@@ -91,46 +93,35 @@ abstract sealed class SmCollSegment {
         static Processes attach(CollCommunicator comm, SmCollLayout layout, Path file) {
             Arena arena = Arena.ofShared();
             try {
-                return comm.rank() == 0 ? create(comm, layout, file, arena) : open(comm, layout, file, arena);
+                return new Processes(arena, comm.rank() == 0 ? create(comm, layout, file, arena)
+                        : open(comm, layout, file, arena));
             } catch (RuntimeException e) {
                 arena.close();
                 throw e;
             }
         }
 
-        private static Processes create(CollCommunicator comm, SmCollLayout layout, Path file, Arena arena) {
-            MemorySegment memory;
+        private static MemorySegment create(CollCommunicator comm, SmCollLayout layout, Path file, Arena arena) {
+            Path temporary = file.resolveSibling(file.getFileName() + ".new");
             try {
-                Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-                try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+                Files.createFile(temporary,
+                        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+                MemorySegment memory;
+                try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.READ,
+                        StandardOpenOption.WRITE)) {
                     memory = channel.map(FileChannel.MapMode.READ_WRITE, 0, layout.bytes(), arena);
                 }
+                layout.writeHeader(memory, comm.size() - 1);
+                Files.move(temporary, file, StandardCopyOption.ATOMIC_MOVE);
+                return memory;
             } catch (IOException e) {
                 throw new UncheckedIOException("coll/sm: cannot create the shared-memory file " + file + " for "
                         + comm.name() + ": " + e, e);
             }
-            layout.writeHeader(memory, comm.size() - 1);
-            MemorySegment note = arena.allocate(ValueLayout.JAVA_LONG);
-            note.set(ValueLayout.JAVA_LONG, 0, layout.bytes());
-            PmlRequest[] sends = new PmlRequest[comm.size() - 1];
-            for (int r = 1; r < comm.size(); r++) {
-                sends[r - 1] = comm.isend(note, r, SETUP_TAG);
-            }
-            await(comm, () -> {
-                for (PmlRequest send : sends) {
-                    if (!send.isComplete()) {
-                        return false;
-                    }
-                }
-                return true;
-            });
-            return new Processes(arena, memory);
         }
 
-        private static Processes open(CollCommunicator comm, SmCollLayout layout, Path file, Arena arena) {
-            MemorySegment note = arena.allocate(ValueLayout.JAVA_LONG);
-            PmlRequest ready = comm.irecv(note, 0, SETUP_TAG);
-            await(comm, ready::isComplete);
+        private static MemorySegment open(CollCommunicator comm, SmCollLayout layout, Path file, Arena arena) {
+            await(comm, () -> Files.exists(file));
             MemorySegment memory;
             try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
                 memory = channel.map(FileChannel.MapMode.READ_WRITE, 0, channel.size(), arena);
@@ -149,15 +140,18 @@ abstract sealed class SmCollSegment {
                     System.err.println("jmca: coll/sm: could not remove " + file + ": " + e.getMessage());
                 }
             }
-            return new Processes(arena, memory);
+            return memory;
         }
 
-        private static void await(CollCommunicator comm, java.util.function.BooleanSupplier done) {
+        /** Waits for rank 0's file, progressing meanwhile: the job's other traffic must go on. */
+        private static void await(CollCommunicator comm, BooleanSupplier done) {
             ProgressEngine progress = comm.progressEngine();
-            if (progress == null) {
-                throw new IllegalStateException("coll/sm: " + comm.name() + " has no progress engine to set up with");
+            progress.enter(); // own progress while waiting, even where the caller has not entered the library
+            try {
+                progress.waitUntil(done);
+            } finally {
+                progress.exit();
             }
-            progress.waitUntil(done);
         }
 
         @Override

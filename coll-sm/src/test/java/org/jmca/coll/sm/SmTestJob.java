@@ -5,7 +5,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -30,25 +29,20 @@ import org.jmca.mca.param.ParameterRegistry;
 import org.jmca.mca.param.RawValue;
 import org.jmca.mca.param.ValueSource;
 import org.jmca.mca.pml.PmlRequest;
-import org.jmca.mca.pml.PmlStatus;
 import org.jmca.mca.progress.ProgressCallback;
 import org.jmca.mca.progress.ProgressEngine;
 
 /**
  * A job of ranks that are threads of the test, each with its own coll/sm component and module,
  * sharing memory as thread ranks do ({@code threadJob}) or through a file in {@code directory}
- * as processes do (the setup message then goes through a mailbox). Below coll/sm sits a module
+ * as processes do. Below coll/sm sits a module
  * that records what it was handed and completes at once.
  */
 final class SmTestJob {
-    private record Key(int from, int to, int tag) {
-    }
-
     final int size;
     private final ConcurrentMap<String, Object> threadJob;
     private final Path directory;
     private final long slotSize;
-    private final Map<Key, Queue<byte[]>> mailbox = new ConcurrentHashMap<>();
     /** What the module below coll/sm was handed, per rank. */
     final List<Queue<CollFunction>> passedDown = new ArrayList<>();
 
@@ -199,37 +193,12 @@ final class SmTestJob {
 
         @Override
         public PmlRequest isend(MemorySegment data, int dest, int tag) {
-            mailbox.computeIfAbsent(new Key(rank, dest, tag), k -> new ConcurrentLinkedQueue<>())
-                    .add(data.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE));
-            return PmlRequest.allOf(List.of());
+            throw new UnsupportedOperationException("coll/sm sends no messages");
         }
 
         @Override
         public PmlRequest irecv(MemorySegment buffer, int source, int tag) {
-            Queue<byte[]> queue = mailbox.computeIfAbsent(new Key(source, rank, tag), k -> new ConcurrentLinkedQueue<>());
-            return new PmlRequest() {
-                private boolean done;
-
-                @Override
-                public boolean isComplete() {
-                    byte[] message = done ? null : queue.poll();
-                    if (message != null) {
-                        MemorySegment.copy(MemorySegment.ofArray(message), 0, buffer, 0, message.length);
-                        done = true;
-                    }
-                    return done;
-                }
-
-                @Override
-                public PmlStatus status() {
-                    return PmlStatus.EMPTY;
-                }
-
-                @Override
-                public boolean cancel() {
-                    return false;
-                }
-            };
+            throw new UnsupportedOperationException("coll/sm receives no messages");
         }
     }
 

@@ -88,6 +88,11 @@ public interface CollCommunicator {
         return null;
     }
 
+    /** Whether some ranks belong to another job (connected to, spawned by or spawning this one). */
+    default boolean spansJobs() {
+        return false;
+    }
+
     /**
      * Null unless the job's ranks are threads of this JVM; then one map that all of them share for
      * the job's lifetime, where a component's modules on different ranks find each other.

@@ -212,8 +212,11 @@ class CollectivesTest {
         assertThat(result.status()).as(result.err()).isZero();
         assertThat(result.out()).contains("Collectives on a communicator of 1 rank:", "allreduce: self (local copy)",
                 "coll/tuned: declined: serves communicators of 2 ranks or more");
-        Jmca.Result forced = new Jmca(home).run("jmca-info", "--coll-comm-size", "8", "--mca",
-                "coll_tuned_bcast_algorithm", "knomial");
+        Jmca.Result eight = new Jmca(home).run("jmca-info", "--coll-comm-size", "8");
+        assertThat(eight.out()).contains("bcast: sm (flat on shared memory up to 32768 B, else coll/tuned)",
+                "allgatherv: tuned (fixed rules)", "scatterv: basic");
+        Jmca.Result forced = new Jmca(home).run("jmca-info", "--coll-comm-size", "8", "--mca", "coll", "^sm",
+                "--mca", "coll_tuned_bcast_algorithm", "knomial");
         assertThat(forced.out()).contains("bcast: tuned (forced 7 (knomial) by coll_tuned_bcast_algorithm",
                 "scatterv: basic");
     }

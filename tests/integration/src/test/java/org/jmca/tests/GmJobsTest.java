@@ -143,7 +143,7 @@ class GmJobsTest {
         Jmca.Result result = new Jmca(home).mpirun(2, "OneAllreduce", List.of("--mca", "coll_base_verbose", "1"), "10");
         assertThat(result.status()).as(result.err()).isZero();
         assertThat(result.err()).contains("coll/gm: declined: btl/gm is not running in this process",
-                "MPI_COMM_WORLD: coll: allreduce: tuned");
+                "MPI_COMM_WORLD: coll: allreduce: sm");
     }
 
     @Test

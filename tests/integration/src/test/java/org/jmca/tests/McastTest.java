@@ -116,7 +116,7 @@ class McastTest {
                 List.of("--mca", "coll_mcast_enable", "1", "--mca", "coll_base_verbose", "1"), "10", "1");
         assertThat(oneHost.status()).as(oneHost.err()).isZero();
         assertThat(oneHost.err()).contains("coll/mcast: declined: all 3 ranks are on host",
-                "shared memory serves them (coll_mcast_smp_aware 0 multicasts anyway)", "bcast: tuned");
+                "shared memory serves them (coll_mcast_smp_aware 0 multicasts anyway)", "bcast: sm");
 
         Jmca.Result off = new Jmca(home).mpirun(2, "McastBcasts", List.of("--mca", "coll_base_verbose", "1"), "5", "1");
         assertThat(off.err()).contains("coll/mcast: declined: off (--mca coll_mcast_enable 1 turns it on)");

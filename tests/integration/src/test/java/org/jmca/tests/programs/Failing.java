@@ -12,6 +12,7 @@ import sun.misc.Signal;
  * {@code stream}: every rank prints its pid and then sends 1 MiB messages round the ring forever.
  * {@code abort R}: rank R calls abort(3). {@code nofinalize}: rank 1 returns without Finalize.
  * {@code signals FILE}: as {@code wait}, and every rank prints a line for each SIGUSR1 and SIGUSR2 it gets.
+ * {@code collectives}: every rank prints its pid and then allreduces 8 bytes and barriers forever.
  */
 public final class Failing {
     private Failing() {
@@ -64,6 +65,15 @@ public final class Failing {
                     mpi.Request receive = MPI.COMM_WORLD.iRecv(in, 1 << 20, MPI.BYTE, (rank + size - 1) % size, 0);
                     MPI.COMM_WORLD.send(out, 1 << 20, MPI.BYTE, (rank + 1) % size, 0);
                     receive.waitFor();
+                }
+            }
+            case "collectives" -> {
+                System.out.println("rank " + rank + " pid " + ProcessHandle.current().pid());
+                long[] value = new long[1];
+                while (true) {
+                    value[0] = rank;
+                    MPI.COMM_WORLD.allReduce(value, 1, MPI.LONG, MPI.SUM);
+                    MPI.COMM_WORLD.barrier();
                 }
             }
             default -> throw new IllegalArgumentException(args[0]);
