@@ -47,7 +47,7 @@ final class SmCall implements CollRequest {
     @Override
     public boolean test() {
         if (phase == BEGIN) {
-            if (!m.ready(seq) || (writes() && !m.writable(seq))) {
+            if (!m.ready(seq) || (writes() && !m.writable(seq, m.slotBytesFor(function, call)))) {
                 return false;
             }
             write();

@@ -11,25 +11,26 @@ import java.lang.invoke.VarHandle;
  * <pre>
  *     0 | magic "JMCA-CSM" (long) | version (int) | ranks (int) | slot bytes (long) | mappings to come (int) |
  *   128 | rank 0's area:
- *       |   +0    flag block, parity 0:  sequence (long), then up to 56 bytes of inline payload
- *       |   +128  flag block, parity 1:  the same, for the odd calls
- *       |   +256  done block:            the last call this rank completed (long)
- *       |   +384  slot, parity 0:        slot bytes, for payloads above 56 bytes
- *       |   +384 + slot  slot, parity 1
+ *       |   +0     flag block 0:  sequence (long), then up to 56 bytes of inline payload
+ *       |   +128   flag block 1 ... flag block 7: the same; call s uses block s % 8
+ *       |   +1024  done block:    the last call this rank completed (long)
+ *       |   +1152  slot 0:        slot bytes, for payloads above 56 bytes; call s uses slot s % 2
+ *       |   +1152 + slot  slot 1
  *       | rank 1's area ...
  * </pre>
  *
  * Every block has one writer, the rank whose area it is, and 128 bytes to itself, so that no two
  * writers share a cache line or its prefetched neighbour. Call {@code s} of the communicator (its
- * sequence number, counted alike at every rank from 1) uses the blocks of parity {@code s & 1}: a
- * rank writes its payload, then releases {@code s} into its flag; readers acquire the flag and
- * find a small payload on the same cache line. Flags only grow, so nothing is ever cleared, and a
- * writer may start call {@code s} while slow readers still read call {@code s - 1}: it waits only
- * until every rank's done block says {@code s - 2}, which it usually knows already.
+ * sequence number, counted alike at every rank from 1): a rank writes its payload, then releases
+ * {@code s} into its flag block; readers acquire the flag and find a small payload on the same
+ * cache line. Flags only grow, so nothing is ever cleared, and a writer runs ahead of slow readers:
+ * it reuses a flag block once every rank's done block says {@code s - 8}, a slot once it says
+ * {@code s - 2}, which it usually knows already. A root that broadcasts small messages in a loop
+ * thus reads the others' done blocks once every seven calls, not on every call.
  */
 final class SmCollLayout {
     static final long MAGIC = 0x4a4d43412d43534dL;
-    static final int VERSION = 1;
+    static final int VERSION = 2;
     static final long HEADER = 128;
     static final long RANKS_OFFSET = 12;
     static final long SLOT_OFFSET = 16;
@@ -37,8 +38,12 @@ final class SmCollLayout {
     static final long BLOCK = 128;
     /** Payloads up to this size travel in the flag's own cache line. */
     static final int INLINE_BYTES = 56;
-    private static final long DONE = 2 * BLOCK;
-    private static final long SLOTS = 3 * BLOCK;
+    /** Flag blocks per rank: how many calls a writer may run ahead of the slowest reader. */
+    static final int FLAGS = 8;
+    /** Slots per rank: payloads above the inline size run ahead by this many calls. */
+    static final int SLOTS = 2;
+    private static final long DONE = FLAGS * BLOCK;
+    private static final long FIRST_SLOT = DONE + BLOCK;
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
     private static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
 
@@ -52,27 +57,28 @@ final class SmCollLayout {
         }
         this.ranks = ranks;
         this.slotBytes = slotBytes;
-        this.stride = SLOTS + 2 * slotBytes;
+        this.stride = FIRST_SLOT + SLOTS * slotBytes;
     }
 
     long bytes() {
         return HEADER + ranks * stride;
     }
 
-    long flag(int rank, int parity) {
-        return HEADER + rank * stride + parity * BLOCK;
+    /** The flag block of call {@code seq}. */
+    long flag(int rank, long seq) {
+        return HEADER + rank * stride + (seq % FLAGS) * BLOCK;
     }
 
-    long inline(int rank, int parity) {
-        return flag(rank, parity) + Long.BYTES;
+    long inline(int rank, int block) {
+        return HEADER + rank * stride + block * BLOCK + Long.BYTES;
     }
 
     long done(int rank) {
         return HEADER + rank * stride + DONE;
     }
 
-    long slot(int rank, int parity) {
-        return HEADER + rank * stride + SLOTS + parity * slotBytes;
+    long slot(int rank, int slot) {
+        return HEADER + rank * stride + FIRST_SLOT + slot * slotBytes;
     }
 
     /** Writes the header of a new segment; {@code mappings} ranks will map it after its creator. */

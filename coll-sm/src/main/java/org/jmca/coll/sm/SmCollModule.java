@@ -30,7 +30,7 @@ final class SmCollModule implements CollModule {
     final MemorySegment memory;
     final int rank;
     final int size;
-    /** Payload areas by {@code rank * 2 + parity}: the flag's inline bytes, and the slot. */
+    /** Payload areas: the flags' inline bytes by {@code rank * FLAGS + block}, the slots by {@code rank * SLOTS + slot}. */
     final MemorySegment[] inline;
     final MemorySegment[] slots;
     private final SmCollSegment segment;
@@ -52,12 +52,15 @@ final class SmCollModule implements CollModule {
         this.memory = segment.memory;
         this.rank = comm.rank();
         this.size = comm.size();
-        this.inline = new MemorySegment[2 * size];
-        this.slots = new MemorySegment[2 * size];
+        this.inline = new MemorySegment[SmCollLayout.FLAGS * size];
+        this.slots = new MemorySegment[SmCollLayout.SLOTS * size];
         for (int r = 0; r < size; r++) {
-            for (int parity = 0; parity < 2; parity++) {
-                inline[2 * r + parity] = memory.asSlice(layout.inline(r, parity), SmCollLayout.INLINE_BYTES);
-                slots[2 * r + parity] = memory.asSlice(layout.slot(r, parity), layout.slotBytes);
+            for (int block = 0; block < SmCollLayout.FLAGS; block++) {
+                inline[SmCollLayout.FLAGS * r + block] = memory.asSlice(layout.inline(r, block),
+                        SmCollLayout.INLINE_BYTES);
+            }
+            for (int slot = 0; slot < SmCollLayout.SLOTS; slot++) {
+                slots[SmCollLayout.SLOTS * r + slot] = memory.asSlice(layout.slot(r, slot), layout.slotBytes);
             }
         }
     }
@@ -143,17 +146,17 @@ final class SmCollModule implements CollModule {
 
     /** The area rank {@code r} writes {@code bytes} of payload to in call {@code seq}. */
     MemorySegment area(int r, long seq, long bytes) {
-        int index = 2 * r + (int) (seq & 1);
-        return bytes <= SmCollLayout.INLINE_BYTES ? inline[index] : slots[index];
+        return bytes <= SmCollLayout.INLINE_BYTES ? inline[SmCollLayout.FLAGS * r + (int) (seq % SmCollLayout.FLAGS)]
+                : slots[SmCollLayout.SLOTS * r + (int) (seq % SmCollLayout.SLOTS)];
     }
 
     /** Whether rank {@code r} has published its part of call {@code seq}. */
     boolean arrived(int r, long seq) {
-        return SmCollLayout.acquire(memory, layout.flag(r, (int) (seq & 1))) >= seq;
+        return SmCollLayout.acquire(memory, layout.flag(r, seq)) >= seq;
     }
 
     void publish(long seq) {
-        SmCollLayout.release(memory, layout.flag(rank, (int) (seq & 1)), seq);
+        SmCollLayout.release(memory, layout.flag(rank, seq), seq);
     }
 
     /** Whether call {@code seq} may begin here: the one before it completed. */
@@ -162,18 +165,19 @@ final class SmCollModule implements CollModule {
     }
 
     /**
-     * Whether this rank may overwrite its areas of parity {@code seq & 1}: every rank has completed
-     * call {@code seq - 2}, which last used them.
+     * Whether this rank may write call {@code seq}'s flag block and, for {@code bytes} above the
+     * inline size, its slot: every rank has completed the call that last used them.
      */
-    boolean writable(long seq) {
-        if (allDone >= seq - 2) {
+    boolean writable(long seq, long bytes) {
+        long needed = seq - (bytes <= SmCollLayout.INLINE_BYTES ? SmCollLayout.FLAGS : SmCollLayout.SLOTS);
+        if (allDone >= needed) {
             return true;
         }
         long least = Long.MAX_VALUE;
         for (int r = 0; r < size; r++) {
             if (r != rank) {
                 long done = SmCollLayout.acquire(memory, layout.done(r));
-                if (done < seq - 2) {
+                if (done < needed) {
                     return false;
                 }
                 least = Math.min(least, done);

@@ -98,7 +98,7 @@ class SmCollPropertyTest {
         Arbitrary<Step> step = Combinators.combine(Arbitraries.of(FUNCTIONS), Arbitraries.integers().between(0, 7),
                 Arbitraries.integers().between(0, 40), Arbitraries.of(Kind.class), Arbitraries.of(true, false))
                 .as(Step::new);
-        return step.list().ofMinSize(1).ofMaxSize(8);
+        return step.list().ofMinSize(1).ofMaxSize(20); // more than the flag blocks, all in flight at once
     }
 
     @Property(tries = 60)
