@@ -19,10 +19,15 @@ final class SmCall implements CollRequest {
     private static final int BEGIN = 0;
     private static final int READ = 1;
     private static final int DONE = 2;
-    /** Polls of a flag before a test gives the progress engine a turn. */
+    /**
+     * Polls of a flag before a blocking call's test gives the progress engine a turn, where ranks
+     * have a core each; a non-blocking call's test (from progress callbacks and MPI_Test), and any
+     * test on an oversubscribed host, where the engine yields between turns, polls once.
+     */
     private static final int SPINS = 64;
 
     private final SmCollModule m;
+    private final int spins;
     private CollFunction function;
     private CollCall call;
     private long seq;
@@ -30,8 +35,9 @@ final class SmCall implements CollRequest {
     /** The ranks below this one have been seen to arrive. */
     private int seen;
 
-    SmCall(SmCollModule module) {
+    SmCall(SmCollModule module, boolean spin) {
         this.m = module;
+        this.spins = spin ? SPINS : 1;
     }
 
     SmCall begin(CollFunction function, CollCall call, long seq) {
@@ -148,7 +154,7 @@ final class SmCall implements CollRequest {
     }
 
     private boolean spinFor(int r) {
-        for (int i = 0; i < SPINS; i++) {
+        for (int i = 0; i < spins; i++) {
             if (m.arrived(r, seq)) {
                 return true;
             }

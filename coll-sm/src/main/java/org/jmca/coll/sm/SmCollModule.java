@@ -43,6 +43,8 @@ final class SmCollModule implements CollModule {
     private long allDone;
     private int lastTag;
     private boolean anyCall;
+    /** Whether waiting spins (a core per rank): then a blocking call polls its flags a while between progress turns. */
+    private final boolean spinning;
     private SmCall blocking;
 
     SmCollModule(CollCommunicator comm, SmCollLayout layout, SmCollSegment segment) {
@@ -52,6 +54,7 @@ final class SmCollModule implements CollModule {
         this.memory = segment.memory;
         this.rank = comm.rank();
         this.size = comm.size();
+        this.spinning = "spin".equals(comm.progressEngine().waitStrategy());
         this.inline = new MemorySegment[SmCollLayout.FLAGS * size];
         this.slots = new MemorySegment[SmCollLayout.SLOTS * size];
         for (int r = 0; r < size; r++) {
@@ -91,7 +94,7 @@ final class SmCollModule implements CollModule {
         if (declined != null) {
             return fallBack(function, call, declined).start(function, call);
         }
-        return new SmCall(this).begin(function, call, ++issued);
+        return new SmCall(this, false).begin(function, call, ++issued);
     }
 
     @Override
@@ -100,7 +103,7 @@ final class SmCollModule implements CollModule {
         if (declined != null) {
             return fallBack(function, call, declined).startBlocking(function, call);
         }
-        SmCall reused = blocking == null || !blocking.test() ? new SmCall(this) : blocking;
+        SmCall reused = blocking == null || !blocking.test() ? new SmCall(this, spinning) : blocking;
         blocking = reused;
         return reused.begin(function, call, ++issued);
     }
