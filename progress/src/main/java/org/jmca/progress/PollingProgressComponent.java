@@ -62,10 +62,11 @@ public final class PollingProgressComponent implements ProgressComponent {
                         + " local process has a core, else spin_yield.")
                 .level(3)
                 .build());
-        spins = registrar.register(ParameterSpec.builder("spin_count", ParamType.LONG, 50L)
-                .help("Empty turns spent spinning before spin_yield or spin_park start to yield. About 50 turns"
-                        + " (a few microseconds) served 4 ranks on 2 cores best: 1000 kept a core from the rank"
-                        + " it waited for (allreduce 59 us against 9), 0 yielded inside every round trip.")
+        spins = registrar.register(ParameterSpec.builder("spin_count", ParamType.LONG, 20L)
+                .help("Empty turns spent spinning before spin_yield or spin_park start to yield. 20 turns (about a"
+                        + " microsecond) serve 4 ranks on 2 cores best since collectives go through coll/sm: 50"
+                        + " kept a core from the rank waited for (allreduce 7.7-10.6 us, barrier 8.7-9.1 against"
+                        + " 7.0 and 5.7-6.6), 0 yielded inside every ping-pong (3.2-3.4 us against 0.75-1.4).")
                 .level(5)
                 .build());
         yields = registrar.register(ParameterSpec.builder("yield_count", ParamType.LONG, 100L)
