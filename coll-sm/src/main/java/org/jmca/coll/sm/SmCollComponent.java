@@ -19,8 +19,8 @@ import org.jmca.mca.param.ParameterSpec;
 
 /**
  * {@code coll/sm}: collectives among ranks of one host written directly on shared memory (see
- * {@link SmCollLayout}). Serves intracommunicators of two ranks or more that all run on this host,
- * above coll/tuned, which keeps what does not fit a slot.
+ * {@link SmCollLayout}), above coll/tuned, which keeps what does not fit a slot. A communicator
+ * within one host gets {@link SmCollModule}; one spanning hosts, {@link TwoLevelModule}.
  */
 public final class SmCollComponent implements CollComponent {
     private Param<Long> slotSize;
@@ -56,19 +56,15 @@ public final class SmCollComponent implements CollComponent {
         if (comm.size() < 2) {
             return CollOffer.declined("serves communicators of 2 ranks or more; this one has " + comm.size());
         }
-        String host = comm.host(0);
+        boolean oneHost = true;
         for (int r = 1; r < comm.size(); r++) {
-            if (!comm.host(r).equals(host)) {
-                return CollOffer.declined("ranks 0 and " + r + " run on different hosts (" + host + ", " + comm.host(r)
-                        + "); coll/sm serves communicators within one host");
-            }
+            oneHost &= comm.host(r).equals(comm.host(0));
         }
         long slot = slotSize.get();
         if (slot < SmCollLayout.BLOCK || slot % SmCollLayout.BLOCK != 0 || slot > Integer.MAX_VALUE) {
             throw new McaException("coll_sm_slot_size=" + slot + " (" + slotSize.source() + ") must be a positive"
                     + " multiple of " + SmCollLayout.BLOCK + " below 2 GiB");
         }
-        SmCollLayout layout = new SmCollLayout(comm.size(), slot);
         if (comm.progressEngine() == null) {
             return CollOffer.of(new Described(slot)); // a tool's communicator (jmca-info): what a job would get
         }
@@ -81,7 +77,19 @@ public final class SmCollComponent implements CollComponent {
             return CollOffer.declined(dir + " is not a directory (coll_sm_directory=" + directory.get() + ", "
                     + directory.source() + ")");
         }
-        return CollOffer.of(new SmCollModule(comm, layout, SmCollSegment.attach(comm, layout, dir)));
+        if (oneHost) {
+            SmCollLayout layout = new SmCollLayout(comm.size(), slot);
+            return CollOffer.of(new SmCollModule(comm, layout, SmCollSegment.attach(comm, layout, dir)));
+        }
+        HostGroups groups = new HostGroups(comm);
+        if (groups.hosts.size() == comm.size()) {
+            return CollOffer.declined("every rank on a host of its own (" + comm.size() + " hosts): no memory to share");
+        }
+        CollCommunicator local = groups.local();
+        SmCollLayout localLayout = new SmCollLayout(local.size(), slot);
+        SmCollModule host = local.size() < 2 ? null
+                : new SmCollModule(local, localLayout, SmCollSegment.attach(local, localLayout, dir));
+        return CollOffer.of(new TwoLevelModule(comm, groups, host, slot));
     }
 
     /** The module a tool's communicator gets: it says what it would serve and runs nothing. */

@@ -108,6 +108,23 @@ final class SmCollModule implements CollModule {
         return reused.begin(function, call, ++issued);
     }
 
+    /**
+     * Takes the next sequence number for one step of a two-level call, when the call starts: its
+     * steps start later, one after the other, in an order that depends on timing, but their
+     * numbers must follow the calls' order at every rank of the host.
+     */
+    long reserve() {
+        return ++issued;
+    }
+
+    /**
+     * Starts call {@code seq} ({@link #reserve reserved}) whatever its tag: a step of a two-level
+     * call, whose steps share its tag (the two-level module has checked the tag and the size).
+     */
+    SmCall step(CollFunction function, CollCall call, long seq, boolean blocking) {
+        return new SmCall(this, blocking && spinning).begin(function, call, seq);
+    }
+
     /** Why this call goes to the module below, or null if it is served here. */
     private String decline(CollFunction function, CollCall call) {
         boolean fresh = !anyCall || comm.drawnAfter(call.tag(), lastTag);

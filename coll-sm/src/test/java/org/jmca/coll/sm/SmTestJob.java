@@ -1,10 +1,12 @@
 package org.jmca.coll.sm;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -29,26 +31,40 @@ import org.jmca.mca.param.ParameterRegistry;
 import org.jmca.mca.param.RawValue;
 import org.jmca.mca.param.ValueSource;
 import org.jmca.mca.pml.PmlRequest;
+import org.jmca.mca.pml.PmlStatus;
 import org.jmca.mca.progress.ProgressCallback;
 import org.jmca.mca.progress.ProgressEngine;
 
 /**
  * A job of ranks that are threads of the test, each with its own coll/sm component and module,
  * sharing memory as thread ranks do ({@code threadJob}) or through a file in {@code directory}
- * as processes do. Below coll/sm sits a module
+ * as processes do; on one host, or on several (rank r on host r % hosts), where the leaders of
+ * two-level calls exchange messages through a mailbox. Below coll/sm sits a module
  * that records what it was handed and completes at once.
  */
 final class SmTestJob {
+    private record Key(int from, int to, int tag) {
+    }
     final int size;
     private final ConcurrentMap<String, Object> threadJob;
     private final Path directory;
     private final long slotSize;
+    /** Rank r runs on host {@code r % hosts}. */
+    private final int hosts;
+    /** Messages between ranks (the leaders' level of two-level calls), by sender, receiver and tag. */
+    private final Map<Key, Queue<byte[]>> mailbox = new ConcurrentHashMap<>();
     /** What the module below coll/sm was handed, per rank. */
     final List<Queue<CollFunction>> passedDown = new ArrayList<>();
 
     /** @param directory null: thread ranks; else processes' files go there */
     SmTestJob(int size, Path directory, long slotSize) {
+        this(size, directory, slotSize, 1);
+    }
+
+    /** A job whose rank r runs on host {@code r % hosts}. */
+    SmTestJob(int size, Path directory, long slotSize, int hosts) {
         this.size = size;
+        this.hosts = hosts;
         this.directory = directory;
         this.threadJob = directory == null ? new ConcurrentHashMap<>() : null;
         this.slotSize = slotSize;
@@ -158,7 +174,7 @@ final class SmTestJob {
 
         @Override
         public String host(int r) {
-            return "here";
+            return "host" + (r % hosts);
         }
 
         @Override
@@ -193,12 +209,37 @@ final class SmTestJob {
 
         @Override
         public PmlRequest isend(MemorySegment data, int dest, int tag) {
-            throw new UnsupportedOperationException("coll/sm sends no messages");
+            mailbox.computeIfAbsent(new Key(rank, dest, tag), k -> new ConcurrentLinkedQueue<>())
+                    .add(data.toArray(ValueLayout.JAVA_BYTE));
+            return PmlRequest.allOf(List.of());
         }
 
         @Override
         public PmlRequest irecv(MemorySegment buffer, int source, int tag) {
-            throw new UnsupportedOperationException("coll/sm receives no messages");
+            Queue<byte[]> queue = mailbox.computeIfAbsent(new Key(source, rank, tag), k -> new ConcurrentLinkedQueue<>());
+            return new PmlRequest() {
+                private boolean done;
+
+                @Override
+                public boolean isComplete() {
+                    byte[] message = done ? null : queue.poll();
+                    if (message != null) {
+                        MemorySegment.copy(MemorySegment.ofArray(message), 0, buffer, 0, message.length);
+                        done = true;
+                    }
+                    return done;
+                }
+
+                @Override
+                public PmlStatus status() {
+                    return PmlStatus.EMPTY;
+                }
+
+                @Override
+                public boolean cancel() {
+                    return false;
+                }
+            };
         }
     }
 

@@ -81,6 +81,15 @@ class HostsTest {
     }
 
     @Test
+    void collSmServesEachHostOnSharedMemoryAndTheLeadersBetweenThem() {
+        Jmca.Result result = run("OneAllreduce", across("--map-by", "node", "--mca", "coll_base_verbose", "2"), "10");
+        assertThat(result.status()).as("status; stderr: %s", result.err()).isZero();
+        assertThat(result.err()).contains("MPI_COMM_WORLD: coll: allreduce: sm (two levels: shared memory on each of 3"
+                + " hosts, the leaders by 3 (recursive_doubling)", "coll:sm: allreduce of 40 B on 6 ranks: two levels"
+                + " (3 hosts)", "MPI_COMM_WORLD: coll: alltoall: tuned");
+    }
+
+    @Test
     void ranksOnOneHostTalkOverSmAndOverTcpAcrossHosts() {
         Jmca.Result result = run("Wildcards", across("--map-by", "node", "--mca", "pml_ob1_verbose", "1",
                 "--report-bindings"));
