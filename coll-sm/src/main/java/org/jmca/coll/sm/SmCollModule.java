@@ -41,8 +41,7 @@ final class SmCollModule implements CollModule {
     private long completed;
     /** A call that every rank is known to have completed. */
     private long allDone;
-    private int lastTag;
-    private boolean anyCall;
+    private final CallOrder order;
     /** Whether waiting spins (a core per rank): then a blocking call polls its flags a while between progress turns. */
     private final boolean spinning;
     private SmCall blocking;
@@ -54,6 +53,7 @@ final class SmCollModule implements CollModule {
         this.memory = segment.memory;
         this.rank = comm.rank();
         this.size = comm.size();
+        this.order = new CallOrder(comm);
         this.spinning = "spin".equals(comm.progressEngine().waitStrategy());
         this.inline = new MemorySegment[SmCollLayout.FLAGS * size];
         this.slots = new MemorySegment[SmCollLayout.SLOTS * size];
@@ -127,12 +127,9 @@ final class SmCollModule implements CollModule {
 
     /** Why this call goes to the module below, or null if it is served here. */
     private String decline(CollFunction function, CollCall call) {
-        boolean fresh = !anyCall || comm.drawnAfter(call.tag(), lastTag);
-        if (!fresh) {
+        if (!order.fresh(call.tag())) {
             return "the tag of an earlier call, used again";
         }
-        anyCall = true;
-        lastTag = call.tag();
         long bytes = slotBytesFor(function, call);
         if (bytes > layout.slotBytes) {
             return bytes + " B in a rank's slot, above coll_sm_slot_size=" + layout.slotBytes;
@@ -146,12 +143,18 @@ final class SmCollModule implements CollModule {
     }
 
     private CollModule fallBack(CollFunction function, CollCall call, String why) {
-        CollModule module = below.module(function);
+        return fallBack(comm, below, function, call, why);
+    }
+
+    /** The module below that serves {@code function}; says so at coll_base_verbose 2. */
+    static CollModule fallBack(CollCommunicator comm, CollTable below, CollFunction function, CollCall call,
+                               String why) {
         if (comm.verbosity() >= 2) {
-            comm.log("coll:sm: " + function.id() + " of " + call.bytes(call.count()) + " B on " + size + " ranks: "
-                    + below.provider(function).map(p -> "coll/" + p.component()).orElse("?") + " serves it (" + why + ")");
+            comm.log("coll:sm: " + function.id() + " of " + call.bytes(call.count()) + " B on " + comm.size()
+                    + " ranks: " + below.provider(function).map(p -> "coll/" + p.component()).orElse("?")
+                    + " serves it (" + why + ")");
         }
-        return module;
+        return below.module(function);
     }
 
     /** The bytes a rank writes into its slot for this call. */

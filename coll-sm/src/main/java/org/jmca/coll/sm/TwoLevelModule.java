@@ -45,9 +45,8 @@ final class TwoLevelModule implements CollModule {
     /** The leaders' communicator; null unless this rank leads its host. */
     private final CollCommunicator leaders;
     private final long slotBytes;
+    private final CallOrder order;
     private CollTable below;
-    private int lastTag;
-    private boolean anyCall;
 
     TwoLevelModule(CollCommunicator comm, HostGroups groups, SmCollModule host, long slotBytes) {
         this.comm = comm;
@@ -55,6 +54,7 @@ final class TwoLevelModule implements CollModule {
         this.host = host;
         this.leaders = groups.leader() ? groups.leaders() : null;
         this.slotBytes = slotBytes;
+        this.order = new CallOrder(comm);
     }
 
     private static Algorithm algorithm(CollFunction function, int number) {
@@ -99,12 +99,7 @@ final class TwoLevelModule implements CollModule {
     private CollRequest run(CollFunction function, CollCall call, boolean blocking) {
         String declined = decline(function, call);
         if (declined != null) {
-            if (comm.verbosity() >= 2) {
-                comm.log("coll:sm: " + function.id() + " of " + call.bytes(call.count()) + " B on " + comm.size()
-                        + " ranks: " + below.provider(function).map(p -> "coll/" + p.component()).orElse("?")
-                        + " serves it (" + declined + ")");
-            }
-            CollModule module = below.module(function);
+            CollModule module = SmCollModule.fallBack(comm, below, function, call, declined);
             return blocking ? module.startBlocking(function, call) : module.start(function, call);
         }
         if (comm.verbosity() >= 2) {
@@ -153,11 +148,9 @@ final class TwoLevelModule implements CollModule {
 
     /** Why this call goes to the module below, or null if it is served here. */
     private String decline(CollFunction function, CollCall call) {
-        if (anyCall && !comm.drawnAfter(call.tag(), lastTag)) {
+        if (!order.fresh(call.tag())) {
             return "the tag of an earlier call, used again";
         }
-        anyCall = true;
-        lastTag = call.tag();
         if (call.bytes(call.count()) > slotBytes) {
             return call.bytes(call.count()) + " B, above coll_sm_slot_size=" + slotBytes;
         }
