@@ -84,8 +84,12 @@ final class SmCollModule implements CollModule {
     }
 
     static String describe(long slotBytes, CollTable below, CollFunction function) {
-        return "flat on shared memory up to " + slotBytes + " B, else "
-                + below.provider(function).map(p -> "coll/" + p.component()).orElse("nothing");
+        return "flat on shared memory up to " + slotBytes + " B, else " + belowName(below, function);
+    }
+
+    /** The component below that serves {@code function}: {@code coll/tuned}. */
+    static String belowName(CollTable below, CollFunction function) {
+        return below.provider(function).map(p -> "coll/" + p.component()).orElse("nothing");
     }
 
     @Override
@@ -151,8 +155,7 @@ final class SmCollModule implements CollModule {
                                String why) {
         if (comm.verbosity() >= 2) {
             comm.log("coll:sm: " + function.id() + " of " + call.bytes(call.count()) + " B on " + comm.size()
-                    + " ranks: " + below.provider(function).map(p -> "coll/" + p.component()).orElse("?")
-                    + " serves it (" + why + ")");
+                    + " ranks: " + belowName(below, function) + " serves it (" + why + ")");
         }
         return below.module(function);
     }

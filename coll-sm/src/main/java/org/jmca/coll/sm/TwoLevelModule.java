@@ -75,7 +75,7 @@ final class TwoLevelModule implements CollModule {
     public String describe(CollFunction function) {
         return "two levels: shared memory on each of " + groups.hosts.size() + " hosts, the leaders by "
                 + leaderAlgorithm(function) + ", up to " + slotBytes + " B, else "
-                + below.provider(function).map(p -> "coll/" + p.component()).orElse("nothing");
+                + SmCollModule.belowName(below, function);
     }
 
     private static Algorithm leaderAlgorithm(CollFunction function) {
