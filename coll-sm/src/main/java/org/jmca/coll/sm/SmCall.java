@@ -31,6 +31,8 @@ final class SmCall implements CollRequest {
     private CollFunction function;
     private CollCall call;
     private long seq;
+    /** The bytes this rank writes into its area in this call (see {@link SmCollModule#slotBytesFor}). */
+    private long bytes;
     private int phase = DONE;
     /** The ranks below this one have been seen to arrive. */
     private int seen;
@@ -44,6 +46,7 @@ final class SmCall implements CollRequest {
         this.function = function;
         this.call = call;
         this.seq = seq;
+        this.bytes = m.slotBytesFor(function, call);
         this.phase = BEGIN;
         this.seen = 0;
         test();
@@ -53,7 +56,7 @@ final class SmCall implements CollRequest {
     @Override
     public boolean test() {
         if (phase == BEGIN) {
-            if (!m.ready(seq) || (writes() && !m.writable(seq, m.slotBytesFor(function, call)))) {
+            if (!m.ready(seq) || (writes() && !m.writable(seq, bytes))) {
                 return false;
             }
             write();
@@ -96,7 +99,6 @@ final class SmCall implements CollRequest {
     }
 
     private void write() {
-        long bytes = m.slotBytesFor(function, call);
         switch (function) {
             case BARRIER -> m.publish(seq);
             case BCAST -> {
@@ -164,7 +166,6 @@ final class SmCall implements CollRequest {
     }
 
     private boolean read() {
-        long bytes = m.slotBytesFor(function, call);
         long block = block();
         int root = call.root();
         switch (function) {
