@@ -327,12 +327,23 @@ public class Comm implements Freeable, Cloneable {
     }
 
     /**
-     * An intercommunicator between this communicator's group and another group, made by both
-     * groups at once: {@code localLeader} (a rank here) and {@code remoteLeader} (its rank in
-     * {@code bridge}) exchange their groups over {@code bridge} with {@code tag}. Collective over
-     * both groups.
+     * {@code MPI_Intercomm_create} as Open MPI's bindings define it: called on the <em>peer</em>
+     * communicator, the bridge between the two leaders. An intercommunicator between {@code
+     * localComm}'s group and another group, made by both groups at once: {@code localLeader} (a
+     * rank of {@code localComm}) and {@code remoteLeader} (the other leader's rank in this
+     * communicator, read at the local leader only) exchange their groups here with {@code tag}.
+     * Collective over both groups.
      */
-    public Intercomm createIntercomm(Comm bridge, int localLeader, int remoteLeader, int tag) throws MPIException {
+    public Intercomm createIntercomm(Comm localComm, int localLeader, int remoteLeader, int tag) throws MPIException {
+        if (localComm == null) {
+            throw handleError("MPI_Intercomm_create", new MPIException(MPI.ERR_COMM, "the local communicator is null"
+                    + " (createIntercomm is called on the peer communicator and given the local one)"));
+        }
+        return localComm.intercommOver(this, localLeader, remoteLeader, tag);
+    }
+
+    /** MPI_Intercomm_create with this communicator as the local one and {@code bridge} as the peer. */
+    private Intercomm intercommOver(Comm bridge, int localLeader, int remoteLeader, int tag) throws MPIException {
         return call("MPI_Intercomm_create", rt -> {
             if (isInter()) {
                 throw new MPIException(MPI.ERR_COMM, "the local communicator " + this + " is an intercommunicator");
@@ -349,9 +360,6 @@ public class Comm implements Freeable, Cloneable {
             int leader = -1;
             if (rank() == localLeader) {
                 try {
-                    if (bridge == null) {
-                        throw new MPIException(MPI.ERR_COMM, "the bridge communicator is null");
-                    }
                     checkSendTag(tag);
                     leader = bridge.core().destination(remoteLeader);
                     if (leader >= rt.job.size()) {

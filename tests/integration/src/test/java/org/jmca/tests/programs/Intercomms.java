@@ -28,7 +28,8 @@ public final class Intercomms {
         int n = MPI.COMM_WORLD.getSize();
         int colour = world % 2;
         Intracomm local = MPI.COMM_WORLD.split(colour, world);
-        Intercomm inter = local.createIntercomm(MPI.COMM_WORLD, 0, 1 - colour, 99);
+        // as Open MPI's bindings: called on the peer communicator, given the local one
+        Intercomm inter = MPI.COMM_WORLD.createIntercomm(local, 0, 1 - colour, 99);
         localWorld = IntStream.range(0, n).filter(w -> w % 2 == colour).toArray();
         remoteWorld = IntStream.range(0, n).filter(w -> w % 2 != colour).toArray();
         int me = inter.getRank();
