@@ -1,5 +1,6 @@
 package mpi;
 
+import java.nio.Buffer;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.CharBuffer;
@@ -17,7 +18,9 @@ import org.jmca.runtime.Communicator;
 import org.jmca.runtime.ErrorClass;
 import org.jmca.runtime.JobRuntime;
 import org.jmca.runtime.PredefinedOp;
+import org.jmca.runtime.SliceOrigins;
 import org.jmca.runtime.Type;
+import org.jmca.runtime.UserBuffer;
 
 /**
  * The entry point of the MPI API, as in Open MPI's Java bindings: initialization, constants,
@@ -83,6 +86,8 @@ public final class MPI {
     public static final int ERR_RMA_RANGE = ErrorClass.RMA_RANGE;
     /** MPI_ERR_RMA_SHARED: a shared-memory window over ranks that share no memory (a JMCA addition). */
     public static final int ERR_RMA_SHARED = ErrorClass.RMA_SHARED;
+    /** MPI_ERR_RMA_FLAVOR: a call the window's flavor does not allow (a JMCA addition). */
+    public static final int ERR_RMA_FLAVOR = ErrorClass.RMA_FLAVOR;
     public static final int ERR_LASTCODE = ErrorClass.LASTCODE;
     public static final int ERR_SYSRESOURCE = ErrorClass.SYSRESOURCE;
 
@@ -246,8 +251,9 @@ public final class MPI {
     /** No info (MPI_INFO_NULL): where an Info is expected, none is given. */
     public static final Info INFO_NULL = Info.nullInfo();
     /**
-     * How the job was started (MPI_INFO_ENV), filled by Init: command, argv, maxprocs, host, wdir,
-     * thread_level.
+     * How the job was started (MPI_INFO_ENV), filled by Init: command, argv, maxprocs, soft, host,
+     * arch, wdir, thread_level, and Open MPI's own ompi_num_apps, ompi_first_rank, ompi_np and
+     * ompi_positioned_file_dir (the job's session directory).
      */
     public static final Info INFO_ENV = new Info(Map.of());
     /** A request that is no operation: waits and tests on it return at once with an empty status. */
@@ -395,11 +401,21 @@ public final class MPI {
         String command = System.getProperty("sun.java.command", "");
         env.put("command", command.isEmpty() ? "java" : command.split(" ", 2)[0]);
         env.put("argv", String.join(" ", args == null ? new String[0] : args));
-        env.put("maxprocs", Integer.toString(started.job.size()));
+        String size = Integer.toString(started.job.size());
+        env.put("maxprocs", size);
+        env.put("soft", size);
         env.put("host", started.job.hostname());
+        // as uname -m names it, which Open MPI gives
+        String arch = System.getProperty("os.arch");
+        env.put("arch", arch.equals("amd64") ? "x86_64" : arch);
         env.put("wdir", System.getProperty("user.dir"));
         env.put("thread_level", List.of("MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED", "MPI_THREAD_SERIALIZED",
                 "MPI_THREAD_MULTIPLE").get(threadLevel));
+        // Open MPI's own keys, for a job of one application context
+        env.put("ompi_num_apps", "1");
+        env.put("ompi_first_rank", "0");
+        env.put("ompi_np", size);
+        env.put("ompi_positioned_file_dir", started.job.sessionDirectory().toString());
         return env;
     }
 
@@ -479,33 +495,44 @@ public final class MPI {
         return newByteBuffer(capacity * 8).asDoubleBuffer();
     }
 
+    /**
+     * A direct slice remembers where it begins in {@code parent}: a datatype that reaches below
+     * its start (a negative stride) then addresses the parent's memory there, as in Open MPI.
+     */
+    private static <B extends Buffer> B remembered(B slice, Buffer parent, int offset) {
+        if (slice.isDirect()) {
+            SliceOrigins.record(slice, parent, (long) offset * UserBuffer.elementSize(parent));
+        }
+        return slice;
+    }
+
     /** The part of {@code buf} from element {@code offset} on, sharing its memory. */
     public static ByteBuffer slice(ByteBuffer buf, int offset) {
-        return buf.duplicate().clear().position(offset).slice().order(buf.order());
+        return remembered(buf.duplicate().clear().position(offset).slice().order(buf.order()), buf, offset);
     }
 
     public static CharBuffer slice(CharBuffer buf, int offset) {
-        return buf.duplicate().clear().position(offset).slice();
+        return remembered(buf.duplicate().clear().position(offset).slice(), buf, offset);
     }
 
     public static ShortBuffer slice(ShortBuffer buf, int offset) {
-        return buf.duplicate().clear().position(offset).slice();
+        return remembered(buf.duplicate().clear().position(offset).slice(), buf, offset);
     }
 
     public static IntBuffer slice(IntBuffer buf, int offset) {
-        return buf.duplicate().clear().position(offset).slice();
+        return remembered(buf.duplicate().clear().position(offset).slice(), buf, offset);
     }
 
     public static LongBuffer slice(LongBuffer buf, int offset) {
-        return buf.duplicate().clear().position(offset).slice();
+        return remembered(buf.duplicate().clear().position(offset).slice(), buf, offset);
     }
 
     public static FloatBuffer slice(FloatBuffer buf, int offset) {
-        return buf.duplicate().clear().position(offset).slice();
+        return remembered(buf.duplicate().clear().position(offset).slice(), buf, offset);
     }
 
     public static DoubleBuffer slice(DoubleBuffer buf, int offset) {
-        return buf.duplicate().clear().position(offset).slice();
+        return remembered(buf.duplicate().clear().position(offset).slice(), buf, offset);
     }
 
     public static ByteBuffer slice(byte[] buf, int offset) {

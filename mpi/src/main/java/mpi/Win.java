@@ -1,17 +1,27 @@
 package mpi;
 
+import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.Buffer;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentMap;
 import org.jmca.mca.McaException;
 import org.jmca.mca.btl.BtlModule;
 import org.jmca.mca.lapi.LapiException;
 import org.jmca.osc.OscError;
 import org.jmca.osc.OscException;
 import org.jmca.osc.OscWindow;
+import org.jmca.osc.SharedWindowFile;
 import org.jmca.osc.WindowEnvironment;
 import org.jmca.osc.WindowPeer;
 import org.jmca.runtime.ErrorClass;
@@ -39,42 +49,50 @@ public final class Win implements Freeable {
     private static final int FLAVOR_CREATE = 1;
     private static final int FLAVOR_ALLOCATE = 2;
     private static final int FLAVOR_SHARED_VALUE = 4;
-    private static int nextKeyval = 1000;
+
+    private static final Keyvals KEYVALS = new Keyvals("Win", 1000);
 
     private final Comm comm;
-    private final OscWindow window;
-    private final MemorySegment memory;
     private final int dispUnit;
     private final int flavor;
+    /** This rank's memory of the window. */
+    private MemorySegment memory;
+    /** Every rank's memory, as this rank maps it: a shared window's only, else null. */
+    private MemorySegment[] shared;
+    /** What JMCA allocated or mapped for the window, closed when it is freed; null for a created window. */
+    private Arena arena;
+    private final OscWindow window;
     /** The keys under which this rank's BTLs expose the window, withdrawn at free. */
     private List<WindowPeer.RdmaKeys> exposures = List.of();
     private final Map<Integer, Object> attributes = new HashMap<>();
     private Errhandler errhandler = MPI.ERRORS_ARE_FATAL;
     private String name = "";
-    private Info info = new Info(java.util.Map.of());
+    private Info info;
 
     /**
      * {@code MPI_WIN_CREATE}: the window is {@code size} elements of {@code base}, displacements
-     * count {@code dispUnit} elements. Collective over {@code comm}.
+     * count {@code dispUnit} elements. A rank that exposes no memory passes a null {@code base}
+     * and size 0. Collective over {@code comm}.
      */
     public Win(Buffer base, int size, int dispUnit, Info info, Comm comm) throws MPIException {
-        this(base, size, dispUnit, comm, FLAVOR_CREATE);
+        this(base, size, dispUnit, info, comm, FLAVOR_CREATE, "MPI_Win_create");
     }
 
     /**
      * {@code MPI_WIN_ALLOCATE} ({@link #FLAVOR_PRIVATE}) and {@code MPI_WIN_ALLOCATE_SHARED}
-     * ({@link #FLAVOR_SHARED}). Java cannot hand memory back through a pointer as C does (Open
-     * MPI's bindings write the C address into {@code base}'s first bytes), so the window is
-     * {@code base}'s memory, as with {@link #Win(Buffer, int, int, Info, Comm)}. A shared window
-     * needs every rank of the communicator on one host (MPI_ERR_RMA_SHARED otherwise).
+     * ({@link #FLAVOR_SHARED}): JMCA allocates the window's {@code size} elements, zeroed, of
+     * {@code base}'s element type, and, as Open MPI's bindings do, writes their address into
+     * {@code base}'s first 8 bytes when it has them. A program reaches its own memory and, in a
+     * shared window, every peer's through {@link #sharedQuery}. A shared window needs every rank
+     * of the communicator on one host (MPI_ERR_RMA_SHARED otherwise).
      */
     public Win(int size, int dispUnit, Info info, Comm comm, Buffer base, int flavor) throws MPIException {
-        this(base, size, dispUnit, comm, switch (flavor) {
+        this(base, size, dispUnit, info, comm, switch (flavor) {
             case FLAVOR_PRIVATE -> FLAVOR_ALLOCATE;
             case FLAVOR_SHARED -> FLAVOR_SHARED_VALUE;
             default -> throw new IllegalArgumentException("flavor " + flavor + " is neither Win.FLAVOR_PRIVATE nor"
                     + " Win.FLAVOR_SHARED");
-        });
+        }, flavor == FLAVOR_SHARED ? "MPI_Win_allocate_shared" : "MPI_Win_allocate");
     }
 
     /**
@@ -86,27 +104,42 @@ public final class Win implements Freeable {
                 "JMCA does not support dynamic windows; create the window over a buffer (new Win(base, size, ...))"));
     }
 
-    private Win(Buffer base, int size, int dispUnit, Comm comm, int flavor) throws MPIException {
-        if (!base.isDirect()) {
+    private Win(Buffer base, int size, int dispUnit, Info info, Comm comm, int flavor, String operation)
+            throws MPIException {
+        if (base != null && !base.isDirect()) {
             throw new IllegalArgumentException("The buffer must be direct.");
         }
         this.comm = comm;
         this.flavor = flavor;
-        int element = Buffers.elementSize(base);
+        this.info = info == null || info.isNull() ? new Info() : info.dup();
+        int element = base == null ? 1 : Buffers.elementSize(base);
         this.dispUnit = dispUnit * element;
-        MemorySegment whole = MemorySegment.ofBuffer(base.duplicate().clear());
         long bytes = (long) size * element;
-        if (size < 0 || bytes > whole.byteSize() || dispUnit <= 0) {
-            throw comm.handleError("MPI_Win_create", new MPIException(size < 0 || bytes > whole.byteSize()
-                    ? MPI.ERR_SIZE : MPI.ERR_ARG, size < 0 || bytes > whole.byteSize()
-                    ? "a window of " + size + " elements (" + bytes + " bytes) does not fit the buffer of "
-                    + whole.byteSize() + " bytes" : "the displacement unit " + dispUnit + " is not positive"));
+        if (size < 0 || dispUnit <= 0) {
+            throw comm.handleError(operation, new MPIException(size < 0 ? MPI.ERR_SIZE : MPI.ERR_ARG, size < 0
+                    ? "the window's size " + size + " is negative" : "the displacement unit " + dispUnit
+                    + " is not positive"));
         }
-        this.memory = whole.asSlice(0, bytes);
-        this.window = comm.call("MPI_Win_create", rt -> open(rt, comm));
+        if (flavor == FLAVOR_CREATE) {
+            long room = base == null ? 0 : MemorySegment.ofBuffer(base.duplicate().clear()).byteSize();
+            if (bytes > room) {
+                throw comm.handleError(operation, new MPIException(MPI.ERR_SIZE, "a window of " + size
+                        + " elements (" + bytes + " bytes) does not fit " + (base == null ? "a null buffer"
+                        : "the buffer of " + room + " bytes")));
+            }
+            this.memory = base == null ? MemorySegment.NULL : MemorySegment.ofBuffer(base.duplicate().clear())
+                    .asSlice(0, bytes);
+        }
+        this.window = comm.call(operation, rt -> open(rt, comm, bytes));
+        if (flavor != FLAVOR_CREATE && base != null && !base.isReadOnly()) {
+            MemorySegment pointer = MemorySegment.ofBuffer(base.duplicate().clear());
+            if (pointer.byteSize() >= Long.BYTES) {
+                pointer.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, memory.address());
+            }
+        }
     }
 
-    private OscWindow open(JobRuntime rt, Comm comm) throws MPIException {
+    private OscWindow open(JobRuntime rt, Comm comm, long bytes) throws MPIException {
         if (comm.isInter()) {
             throw new MPIException(MPI.ERR_COMM, "windows are made over an intracommunicator, not the"
                     + " intercommunicator " + comm);
@@ -120,7 +153,13 @@ public final class Win implements Freeable {
             }
         }
         int context = Comm.agreeOnContext(rt, comm);
-        List<WindowPeer.RdmaKeys> keys = OscWindow.expose(memory, rt.btls);
+        if (flavor == FLAVOR_ALLOCATE) {
+            arena = Arena.ofShared();
+            memory = arena.allocate(bytes, 64);
+        } else if (flavor == FLAVOR_SHARED_VALUE) {
+            allocateShared(rt, comm, bytes);
+        }
+        List<WindowPeer.RdmaKeys> keys = memory.byteSize() == 0 ? List.of() : OscWindow.expose(memory, rt.btls);
         WindowPeer mine = new WindowPeer(memory.address(), memory.byteSize(), dispUnit, keys);
         int[] all = InternalCollectives.allgather(comm, mine.encode());
         List<String> components = rt.btls.stream().map(BtlModule::componentName).toList();
@@ -132,6 +171,111 @@ public final class Win implements Freeable {
         WindowEnvironment env = new WindowEnvironment(comm.rank(), comm.core.jobRanks, rt.pml, rt.progress, context,
                 context + 1, (op, type) -> Op.ofCode(op, Datatype.ofCode(type)), rt.oscCounters);
         return OscWindow.open(env, memory, peers);
+    }
+
+    /**
+     * One block of memory for the whole shared window, each rank's part after the lower ranks':
+     * native memory the thread ranks of this JVM share, or a file in the session directory that
+     * rank processes map.
+     */
+    private void allocateShared(JobRuntime rt, Comm comm, long bytes) throws MPIException {
+        int[] sizes = InternalCollectives.allgather(comm, new int[] {(int) (bytes >>> 32), (int) bytes});
+        long[] offsets = new long[comm.size() + 1];
+        for (int r = 0; r < comm.size(); r++) {
+            offsets[r + 1] = offsets[r] + ((long) sizes[2 * r] << 32 | sizes[2 * r + 1] & 0xFFFFFFFFL);
+        }
+        long total = offsets[comm.size()];
+        MemorySegment whole;
+        ConcurrentMap<String, Object> threadJob = rt.wireUp.threadJob();
+        if (threadJob != null) {
+            // thread ranks: rank 0's native memory, handed to the others in this JVM
+            String key = "window." + comm.core.context + "." + comm.core.jobRanks[0];
+            if (comm.rank() == 0) {
+                arena = Arena.ofShared();
+                threadJob.put(key, arena.allocate(Math.max(total, 1), 64));
+            }
+            InternalCollectives.barrier(comm);
+            whole = (MemorySegment) threadJob.get(key);
+            InternalCollectives.barrier(comm);
+            if (comm.rank() == 0) {
+                threadJob.remove(key);
+            }
+        } else {
+            whole = mapShared(rt, comm, total);
+        }
+        shared = new MemorySegment[comm.size()];
+        for (int r = 0; r < shared.length; r++) {
+            shared[r] = whole.asSlice(offsets[r], offsets[r + 1] - offsets[r]);
+        }
+        memory = shared[comm.rank()];
+    }
+
+    /** Rank 0 makes the file and tells the others its name; all map it; rank 0 removes it. */
+    private MemorySegment mapShared(JobRuntime rt, Comm comm, long total) throws MPIException {
+        byte[] path = null;
+        String failure = null;
+        if (comm.rank() == 0) {
+            try {
+                path = SharedWindowFile.create(rt.job.sessionDirectory(), total).toString()
+                        .getBytes(StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                failure = "cannot make the shared window's file in " + rt.job.sessionDirectory() + ": " + e;
+                path = new byte[0];
+            }
+        }
+        Path file = Path.of(new String(InternalCollectives.bcastBytes(comm, path, 0), StandardCharsets.UTF_8));
+        MemorySegment whole = null;
+        if (!file.toString().isEmpty()) {
+            arena = Arena.ofShared();
+            try {
+                whole = SharedWindowFile.map(file, total, arena);
+            } catch (IOException e) {
+                failure = "cannot map the shared window's file " + file + ": " + e;
+            }
+        }
+        boolean anyFailed = InternalCollectives.allreduceMax(comm, failure == null ? 0 : 1) != 0;
+        if (comm.rank() == 0 && !file.toString().isEmpty()) {
+            try {
+                Files.deleteIfExists(file);
+            } catch (IOException e) {
+                // the session directory goes at the job's end, and the file with it
+            }
+        }
+        if (anyFailed) {
+            if (arena != null) {
+                arena.close();
+            }
+            throw new MPIException(MPI.ERR_NO_MEM, failure != null ? failure
+                    : "another rank could not map the shared window's memory (it reports why)");
+        }
+        return whole;
+    }
+
+    /**
+     * {@code MPI_WIN_SHARED_QUERY} (a JMCA addition: Open MPI's bindings have none): {@code rank}'s
+     * memory of a shared window as a direct buffer in this machine's byte order, which this rank
+     * reads and writes in place; MPI.PROC_NULL gives the lowest rank's that has memory. Of a window
+     * of another flavor, only this rank's own memory (MPI_ERR_RMA_FLAVOR for another rank's).
+     */
+    public ByteBuffer sharedQuery(int rank) throws MPIException {
+        return call("MPI_Win_shared_query", () -> {
+            checkNotFreed();
+            MemorySegment part;
+            if (shared != null && rank == MPI.PROC_NULL) {
+                part = java.util.Arrays.stream(shared).filter(m -> m.byteSize() > 0).findFirst().orElse(shared[0]);
+            } else if (rank < 0 || rank >= comm.size()) {
+                throw new MPIException(MPI.ERR_RANK, "rank " + rank + " is not in the window's group of "
+                        + comm.size());
+            } else if (shared != null) {
+                part = shared[rank];
+            } else if (rank == comm.rank()) {
+                part = memory;
+            } else {
+                throw new MPIException(MPI.ERR_RMA_FLAVOR, "only a shared window (Win.FLAVOR_SHARED) gives a peer's"
+                        + " memory; this one gives rank " + comm.rank() + "'s own only");
+            }
+            return part.asByteBuffer().order(ByteOrder.nativeOrder());
+        });
     }
 
     // ---- calling into the window --------------------------------------------------------------
@@ -398,6 +542,7 @@ public final class Win implements Freeable {
 
     public void lock(int lockType, int rank, int assertion) throws MPIException {
         run("MPI_Win_lock", () -> {
+            checkLocksAllowed();
             checkAssertion(assertion, MPI.MODE_NOCHECK);
             window.lock(lockType, target(rank));
             return null;
@@ -413,6 +558,7 @@ public final class Win implements Freeable {
 
     public void lockAll(int assertion) throws MPIException {
         run("MPI_Win_lock_all", () -> {
+            checkLocksAllowed();
             checkAssertion(assertion, MPI.MODE_NOCHECK);
             window.lockAll();
             return null;
@@ -459,6 +605,14 @@ public final class Win implements Freeable {
             window.flushLocalAll();
             return null;
         });
+    }
+
+    /** A window made with the info key no_locks=true promised no passive-target epochs. */
+    private void checkLocksAllowed() throws MPIException {
+        if ("true".equals(info.get("no_locks"))) {
+            throw new MPIException(MPI.ERR_RMA_SYNC, "the window was created with the info key no_locks=true:"
+                    + " it takes no lock or lockAll");
+        }
     }
 
     private static void checkAssertion(int assertion, int allowed) throws MPIException {
@@ -519,6 +673,9 @@ public final class Win implements Freeable {
                     }
                 }
             }
+            if (arena != null) {
+                arena.close();
+            }
             return null;
         });
     }
@@ -545,39 +702,35 @@ public final class Win implements Freeable {
     }
 
     public static int createKeyval() throws MPIException {
-        synchronized (Win.class) {
-            return nextKeyval++;
-        }
+        return KEYVALS.create();
     }
 
     public static void freeKeyval(int keyval) throws MPIException {
-        if (keyval < 1000) {
-            throw new MPIException(MPI.ERR_KEYVAL, "keyval " + keyval + " was not made by createKeyval");
-        }
+        KEYVALS.free(keyval);
     }
 
     public void setAttr(int keyval, Object value) throws MPIException {
-        if (keyval < 1000) {
-            throw handle("MPI_Win_set_attr", new MPIException(MPI.ERR_KEYVAL, "keyval " + keyval
-                    + " is predefined or was not made by createKeyval"));
-        }
-        attributes.put(keyval, value);
+        run("MPI_Win_set_attr", () -> attributes.put(KEYVALS.check(keyval), value));
     }
 
-    /** {@code MPI.WIN_BASE} (the address, a Long), {@code WIN_SIZE} (bytes), {@code WIN_DISP_UNIT} (bytes), or a set attribute (null if none). */
+    /**
+     * {@code MPI.WIN_BASE} (the address, a Long), {@code WIN_SIZE} (bytes), {@code WIN_DISP_UNIT}
+     * (bytes), {@code WIN_CREATE_FLAVOR}, {@code WIN_MODEL}, or a set attribute (null if none); a
+     * key that is neither predefined nor made by {@link #createKeyval} (or is freed) is MPI_ERR_KEYVAL.
+     */
     public Object getAttr(int keyval) throws MPIException {
-        return switch (keyval) {
+        return call("MPI_Win_get_attr", () -> switch (keyval) {
             case MPI.WIN_BASE -> memory.address();
             case MPI.WIN_SIZE -> (int) memory.byteSize();
             case MPI.WIN_DISP_UNIT -> dispUnit;
             case MPI.WIN_CREATE_FLAVOR -> flavor;
             case MPI.WIN_MODEL -> 0;
-            default -> attributes.get(keyval);
-        };
+            default -> attributes.get(KEYVALS.check(keyval));
+        });
     }
 
     public void deleteAttr(int keyval) throws MPIException {
-        attributes.remove(keyval);
+        run("MPI_Win_delete_attr", () -> attributes.remove(KEYVALS.check(keyval)));
     }
 
     public Info getInfo() throws MPIException {
@@ -585,7 +738,7 @@ public final class Win implements Freeable {
     }
 
     public void setInfo(Info info) throws MPIException {
-        this.info = info == null ? new Info() : info;
+        this.info = info == null || info.isNull() ? new Info() : info.dup();
     }
 
     public String getName() throws MPIException {

@@ -309,10 +309,12 @@ public final class OscWindow {
         if (disp < 0) {
             throw new OscException(OscError.DISP, "target displacement " + disp + " is negative");
         }
-        if (requestBased ? !passive(rank) : !canAccess(rank)) {
-            throw new OscException(OscError.SYNC, (requestBased ? "a request-based operation needs a passive-target"
-                    + " epoch (lock or lockAll) on rank " : "no access epoch is open on rank ") + rank
-                    + " (call fence, start, lock or lockAll first)");
+        // request-based calls too in any access epoch, as Open MPI accepts them (the standard
+        // names passive target only): the request completes locally, the epoch's end remotely
+        if (!canAccess(rank)) {
+            throw new OscException(OscError.SYNC, (requestBased ? "a request-based operation" : "an operation")
+                    + " needs an access epoch on rank " + rank + ": none is open (call fence, start, lock or lockAll"
+                    + " first)");
         }
         long at = disp * peers[rank].dispUnit();
         if (at + bytes > peers[rank].bytes()) {

@@ -63,6 +63,8 @@ public final class ErrorClass {
     public static final int RMA_RANGE = 68;
     /** MPI_ERR_RMA_SHARED: a shared-memory window over ranks that share no memory (a JMCA addition). */
     public static final int RMA_SHARED = 71;
+    /** MPI_ERR_RMA_FLAVOR: a call the window's flavor does not allow (a JMCA addition). */
+    public static final int RMA_FLAVOR = 70;
     public static final int LASTCODE = 92;
     public static final int SYSRESOURCE = -2;
 
@@ -87,6 +89,7 @@ public final class ErrorClass {
         return switch (errorClass) {
             case RMA_RANGE -> "MPI_ERR_RMA_RANGE";
             case RMA_SHARED -> "MPI_ERR_RMA_SHARED";
+            case RMA_FLAVOR -> "MPI_ERR_RMA_FLAVOR";
             case SYSRESOURCE -> "MPI_ERR_SYSRESOURCE";
             default -> errorClass >= 0 && errorClass < NAMES.length ? NAMES[errorClass] : "MPI_ERR_" + errorClass;
         };

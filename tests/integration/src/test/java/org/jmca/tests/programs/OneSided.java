@@ -222,11 +222,12 @@ public final class OneSided {
         win.setErrhandler(MPI.ERRORS_RETURN);
         IntBuffer x = MPI.newIntBuffer(4);
         int end = size * n + 16;
-        expect(MPI.ERR_RMA_SYNC, "no access epoch", () -> win.put(x, 1, MPI.INT, 0, 0, 1, MPI.INT));
+        expect(MPI.ERR_RMA_SYNC, "needs an access epoch", () -> win.put(x, 1, MPI.INT, 0, 0, 1, MPI.INT));
         expect(MPI.ERR_RMA_SYNC, "not locked", () -> win.unlock(0));
         expect(MPI.ERR_RMA_SYNC, "complete without start", win::complete);
         expect(MPI.ERR_RMA_SYNC, "waitFor without post", win::waitFor);
-        expect(MPI.ERR_RMA_SYNC, "passive-target epoch", () -> win.rPut(x, 1, MPI.INT, 0, 0, 1, MPI.INT));
+        expect(MPI.ERR_RMA_SYNC, "a request-based operation needs an access epoch", () -> win.rPut(x, 1, MPI.INT, 0, 0,
+                1, MPI.INT));
         expect(MPI.ERR_LOCKTYPE, "lock type 7", () -> win.lock(7, 0, 0));
         win.fence(0);
         expect(MPI.ERR_RMA_RANGE, "do not fit rank 0's window", () -> win.put(x, 2, MPI.INT, 0, end - 1, 2, MPI.INT));
