@@ -354,9 +354,11 @@ public final class Datatype implements Freeable, Cloneable {
     }
 
     /** Bytes of the primitive a derived type is made of (1 for a struct of several); a predefined type's size. */
-    int primitiveSize() {
-        return type.primitiveSize();
+    /** Where this type's bytes lie, and its basic elements. */
+    TypeLayout layout() {
+        return type.layout();
     }
+
 
 
     boolean isPair() {

@@ -39,14 +39,19 @@ public final class Status {
         return byteCount % size == 0 ? Math.toIntExact(byteCount / size) : MPI.UNDEFINED;
     }
 
-    /** The number of primitive elements received: for a derived type, of the primitive it is made of. */
+    /**
+     * The number of basic elements received (a pair type's value and index are two), or
+     * MPI.UNDEFINED if the bytes end inside one.
+     */
     public int getElements(Datatype datatype) throws MPIException {
-        return Math.toIntExact(getElementsX(datatype).getCount());
+        long elements = getElementsX(datatype).getCount();
+        return elements == MPI.UNDEFINED ? MPI.UNDEFINED : Math.toIntExact(elements);
     }
 
-    /** The number of elements as a {@link Count}, for counts beyond an int. */
+    /** The number of basic elements as a {@link Count}, for counts beyond an int; MPI.UNDEFINED as above. */
     public Count getElementsX(Datatype datatype) throws MPIException {
-        return new Count(byteCount / datatype.primitiveSize());
+        long elements = datatype.layout().basicElements(byteCount);
+        return new Count(elements < 0 ? MPI.UNDEFINED : elements);
     }
 
     /** For a generalized request's status: says whether it was cancelled. */
@@ -63,7 +68,7 @@ public final class Status {
         if (count.getCount() < 0) {
             throw new MPIException(MPI.ERR_COUNT, "a status cannot hold a negative count (" + count.getCount() + ")");
         }
-        this.byteCount = count.getCount() * datatype.primitiveSize();
+        this.byteCount = datatype.layout().bytesOfBasicElements(count.getCount());
     }
 
     public boolean isCancelled() throws MPIException {

@@ -51,8 +51,9 @@ public final class Type {
      */
     public static Type pair(String name, int size, Base value, int indexOffset, Class<?> arrayType,
                             Class<?> bufferType) {
-        return new Type(name, size, value, TypeLayout.primitive(size), false, false, arrayType, bufferType,
-                arrayType == null ? 1 : 2, indexOffset);
+        // two basic elements, each up to where the next begins: the message carries the padding
+        return new Type(name, size, value, TypeLayout.primitive(size).withBasics(indexOffset, size - indexOffset),
+                false, false, arrayType, bufferType, arrayType == null ? 1 : 2, indexOffset);
     }
 
     /**

@@ -45,18 +45,56 @@ public record UserBuffer(MemorySegment segment, Runnable afterReceive) {
         if (count == 0) {
             return new UserBuffer(packed, null);
         }
+        MemorySegment whole;
         if (layout.trueLb() < 0) {
-            throw new MpiError(ErrorClass.TYPE, type + " reaches " + -layout.trueLb() + " bytes before the buffer's"
-                    + " start; JMCA's buffers begin at displacement 0");
+            // a type map below the buffer's start: the memory there is the program's if the
+            // buffer is a slice of a larger one, as Open MPI's bindings read it
+            long below = -layout.trueLb();
+            whole = reachingBelow(buf, below, forReceive);
+            if (whole == null) {
+                throw new MpiError(ErrorClass.TYPE, type + " reaches " + below + " bytes before the start of the "
+                        + describe(buf) + ", outside it: only a slice of a larger buffer (MPI.slice(buffer, offset),"
+                        + " or a heap buffer's array from its array offset) has memory there");
+            }
+            layout = layout.movedBy(below);
+        } else {
+            whole = wholeSegment(buf, forReceive);
         }
-        MemorySegment whole = wholeSegment(buf, forReceive);
         long span = layout.span(count);
         if (whole.byteSize() < span) {
             throw new MpiError(ErrorClass.BUFFER, "buffer too small: count " + count + " of " + type + " spans "
                     + span + " bytes, the " + buf.getClass().getSimpleName() + " holds " + whole.byteSize());
         }
         layout.pack(whole, count, packed);
-        return new UserBuffer(packed, forReceive ? () -> layout.unpack(packed, packed.byteSize(), whole, count) : null);
+        TypeLayout laid = layout;
+        return new UserBuffer(packed, forReceive ? () -> laid.unpack(packed, packed.byteSize(), whole, count) : null);
+    }
+
+    /**
+     * The memory from {@code below} bytes before {@code buf}'s start to its end, where that belongs
+     * to the array or direct buffer it was cut from; null where it does not.
+     */
+    private static MemorySegment reachingBelow(Object buf, long below, boolean forReceive) {
+        if (!(buf instanceof Buffer buffer)) {
+            return null;
+        }
+        if (forReceive && buffer.isReadOnly()) {
+            throw new MpiError(ErrorClass.BUFFER, "the receive buffer is read-only");
+        }
+        if (buffer.hasArray()) {
+            int element = elementSize(buffer);
+            long before = (long) buffer.arrayOffset() * element;
+            if (before < below) {
+                return null;
+            }
+            return newSegment(buffer.array()).asSlice(before - below, below + (long) buffer.capacity() * element);
+        }
+        return buffer.isDirect() ? SliceOrigins.reachingBelow(buffer, below) : null;
+    }
+
+    private static String describe(Object buf) {
+        return buf == null ? "null buffer" : (buf instanceof Buffer b && b.isDirect() ? "direct " : "")
+                + buf.getClass().getSimpleName();
     }
 
     /** {@code buffer} from byte {@code offset} on (a typed buffer at a whole number of its elements). */
