@@ -56,12 +56,27 @@ public final class GraphComm extends Intracomm {
     /** A distributed graph from edges any rank may name: every rank learns its own in and out edges. */
     static GraphComm fromEdges(Intracomm comm, int[] sources, int[] degrees, int[] destinations, int[] weights,
                                boolean weighted) throws MPIException {
-        if (sources == null || degrees == null || degrees.length != sources.length) {
-            throw comm.failure("MPI_Dist_graph_create", new MPIException(MPI.ERR_ARG, "sources and degrees must have"
-                    + " the same length"));
+        // as Open MPI's bindings: sources.length edges' sources; longer arrays are read no further
+        if (sources == null || degrees == null || destinations == null || degrees.length < sources.length) {
+            throw comm.failure("MPI_Dist_graph_create", new MPIException(MPI.ERR_ARG, sources == null
+                    || degrees == null || destinations == null ? "sources, degrees and destinations must not be null"
+                    : "degrees has " + degrees.length + " entries for " + sources.length + " sources"));
+        }
+        long edges = 0;
+        for (int i = 0; i < sources.length; i++) {
+            if (degrees[i] < 0) {
+                throw comm.failure("MPI_Dist_graph_create", new MPIException(MPI.ERR_ARG, "degree " + degrees[i]
+                        + " of source " + i + " is negative"));
+            }
+            edges += degrees[i];
+        }
+        if (destinations.length < edges || weighted && (weights == null || weights.length < edges)) {
+            throw comm.failure("MPI_Dist_graph_create", new MPIException(MPI.ERR_ARG, "the degrees name " + edges
+                    + " edges, but " + (destinations.length < edges ? "destinations has " + destinations.length
+                    : "weights has " + (weights == null ? "none" : weights.length))));
         }
         checkRanks(sources, comm.size(), "source", comm);
-        checkRanks(destinations, comm.size(), "destination", comm);
+        checkRanks(java.util.Arrays.copyOf(destinations, (int) edges), comm.size(), "destination", comm);
         List<int[]> mine = new ArrayList<>();
         int at = 0;
         for (int i = 0; i < sources.length; i++) {
