@@ -35,11 +35,29 @@ class JavaApiTest {
     }
 
     @ParameterizedTest(name = "{0} ranks")
-    @ValueSource(ints = {3, 4})
+    @ValueSource(ints = {2, 3, 4})
     void intercommunicatorsCarryPointToPointAndEveryCollectiveBetweenTheirGroups(int np) {
         Jmca.Result result = new Jmca(home).mpirun(np, "Intercomms", java.util.List.of());
         assertThat(result.status()).as("status; stderr: %s", result.err()).isZero();
         assertThat(result.outLines()).filteredOn(l -> l.startsWith("PASS intercomm")).hasSize(np);
+    }
+
+    /** Issue 33: each behaviour a program written for Open MPI's bindings relies on, as processes and as threads. */
+    @ParameterizedTest(name = "{0} ranks as {1}")
+    @org.junit.jupiter.params.provider.CsvSource({"2, processes", "3, threads"})
+    void behavioursOfOpenMpisBindingsThatProgramsRelyOn(int np, String ranksAs) {
+        Jmca.Result result = new Jmca(home).mpirun(np, "OpenMpiBehaviours", java.util.List.of("--ranks-as", ranksAs));
+        java.util.List<String> behaviours = java.util.List.of("user-function-pairs", "elements-of-a-partial-element",
+                "negative-stride-on-a-slice", "window-allocate", "window-allocate-shared", "window-without-memory",
+                "request-operations-in-fence", "window-no-locks", "window-bad-keyval", "dist-graph-longer-arrays",
+                "info-env");
+        org.assertj.core.api.SoftAssertions.assertSoftly(soft -> {
+            for (String behaviour : behaviours) {
+                soft.assertThat(result.outLines()).as("%s; stdout: %s; stderr: %s", behaviour, result.out(),
+                        result.err()).filteredOn(l -> l.startsWith("PASS " + behaviour + " rank ")).hasSize(np);
+            }
+            soft.assertThat(result.status()).as("status").isZero();
+        });
     }
 
     @Test
