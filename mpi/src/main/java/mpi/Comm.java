@@ -452,15 +452,18 @@ public class Comm implements Freeable, Cloneable {
     /**
      * The value of an attribute, or null if it is not set. The predefined ones, as Integers:
      * MPI.TAG_UB the largest tag; MPI.HOST MPI.PROC_NULL (no host process); MPI.IO MPI.ANY_SOURCE
-     * (every rank can do I/O); MPI.WTIME_IS_GLOBAL 0; MPI.APPNUM 0; MPI.UNIVERSE_SIZE the job's
-     * size; MPI.LASTUSEDCODE MPI.ERR_LASTCODE.
+     * (every rank can do I/O); MPI.WTIME_IS_GLOBAL 0; MPI.APPNUM the program's number in a job
+     * spawnMultiple started, else 0; MPI.UNIVERSE_SIZE the job's size; MPI.LASTUSEDCODE
+     * MPI.ERR_LASTCODE.
      */
     public Object getAttr(int keyval) throws MPIException {
         return call("MPI_Comm_get_attr", rt -> switch (keyval) {
             case MPI.TAG_UB -> MPI.MAX_TAG;
             case MPI.HOST -> MPI.PROC_NULL;
             case MPI.IO -> MPI.ANY_SOURCE;
-            case MPI.WTIME_IS_GLOBAL, MPI.APPNUM -> 0;
+            case MPI.WTIME_IS_GLOBAL -> 0;
+            // the program's number in a job spawnMultiple started; 0 in any other
+            case MPI.APPNUM -> Integer.getInteger(org.jmca.rte.launcher.AppContexts.APP_NUMBER, 0);
             case MPI.UNIVERSE_SIZE -> rt.job.size();
             case MPI.LASTUSEDCODE -> MPI.ERR_LASTCODE;
             default -> {

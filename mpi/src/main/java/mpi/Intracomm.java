@@ -306,28 +306,27 @@ public class Intracomm extends Comm {
 
     /**
      * Starts {@code maxprocs} processes of a Java program as a new job and returns the
-     * intercommunicator to them (their {@link Intercomm#getParent()}). {@code command} is
-     * "java" and {@code argv} what follows it as jmpirun takes it ("-cp", PATH, CLASS, ARGS...).
-     * Collective; {@code root} starts the job.
+     * intercommunicator to them (their {@link Intercomm#getParent()}). {@code command} is "java"
+     * and {@code argv} what follows it on a java command line: JVM options, "-cp PATH" (without
+     * it, the class path this rank runs with), the class (or "-jar JAR") and its arguments. The
+     * info key "wdir" names the new job's working directory (else this process's). Collective;
+     * {@code root} starts the job.
      */
     public Intercomm spawn(String command, String[] argv, int maxprocs, Info info, int root, int[] errcodes)
             throws MPIException {
-        return call("MPI_Comm_spawn", rt -> Spawning.spawn(rt, this, command, argv, maxprocs, checkedRoot(root),
-                errcodes));
+        return call("MPI_Comm_spawn", rt -> Spawning.spawn(rt, this, new String[] {command}, new String[][] {argv},
+                new int[] {maxprocs}, new Info[] {info}, checkedRoot(root), errcodes));
     }
 
-    /** As {@link #spawn} for one program: JMCA's launcher starts one program per job. */
+    /**
+     * As {@link #spawn} for several programs in one new job (application contexts): the first
+     * {@code maxprocs[0]} ranks run {@code commands[0]} with {@code argv[0]}, and so on; each
+     * rank's MPI.APPNUM is the number of its program. The programs' JVM options must agree.
+     */
     public Intercomm spawnMultiple(String[] commands, String[][] argv, int[] maxprocs, Info[] info, int root,
                                    int[] errcodes) throws MPIException {
-        return call("MPI_Comm_spawn_multiple", rt -> {
-            if (commands == null || commands.length != 1 || argv == null || argv.length != 1 || maxprocs == null
-                    || maxprocs.length != 1) {
-                throw new MPIException(MPI.ERR_SPAWN, "JMCA's launcher starts one program per job: spawnMultiple"
-                        + " takes one command (with its arguments and count), not " + (commands == null ? 0
-                        : commands.length));
-            }
-            return Spawning.spawn(rt, this, commands[0], argv[0], maxprocs[0], checkedRoot(root), errcodes);
-        });
+        return call("MPI_Comm_spawn_multiple", rt -> Spawning.spawn(rt, this, commands, argv, maxprocs, info,
+                checkedRoot(root), errcodes));
     }
 
     // ---- prefix reductions --------------------------------------------------------------------

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import org.jmca.mca.McaException;
 import org.jmca.rte.WireUpException;
+import org.jmca.rte.launcher.AppContexts;
 import org.jmca.runtime.Communicator;
 import org.jmca.runtime.ErrorClass;
 import org.jmca.runtime.JobRuntime;
@@ -411,10 +412,16 @@ public final class MPI {
         env.put("wdir", System.getProperty("user.dir"));
         env.put("thread_level", List.of("MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED", "MPI_THREAD_SERIALIZED",
                 "MPI_THREAD_MULTIPLE").get(threadLevel));
-        // Open MPI's own keys, for a job of one application context
-        env.put("ompi_num_apps", "1");
-        env.put("ompi_first_rank", "0");
-        env.put("ompi_np", size);
+        // Open MPI's own keys: the application contexts of a job spawnMultiple started, else one
+        String[] apps = System.getProperty(AppContexts.APP_SIZES, size).split(" ");
+        StringBuilder firsts = new StringBuilder("0");
+        for (int i = 0, first = 0; i < apps.length - 1; i++) {
+            first += Integer.parseInt(apps[i]);
+            firsts.append(' ').append(first);
+        }
+        env.put("ompi_num_apps", Integer.toString(apps.length));
+        env.put("ompi_first_rank", firsts.toString());
+        env.put("ompi_np", String.join(" ", apps));
         env.put("ompi_positioned_file_dir", started.job.sessionDirectory().toString());
         return env;
     }

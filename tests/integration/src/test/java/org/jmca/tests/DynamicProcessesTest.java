@@ -59,4 +59,18 @@ class DynamicProcessesTest {
         assertThat(result.outLines()).filteredOn(l -> l.startsWith("PASS dynamic badspawn")).hasSize(2);
         assertThat(result.err()).contains("NoSuchClass");
     }
+
+    /**
+     * Issue 33: spawn("java", {CLASS, ...}) as programs for Open MPI's bindings call it, with no
+     * class path: the children get the parent's. Once, as several programs (spawnMultiple), in a
+     * loop, and finalized without disconnect; from process ranks and from thread ranks.
+     */
+    @org.junit.jupiter.params.ParameterizedTest(name = "{0} from {1}")
+    @org.junit.jupiter.params.provider.CsvSource({"once, processes", "multiple, processes", "loop, processes",
+            "no-disconnect, processes", "once, threads", "multiple, threads"})
+    void aJavaProgramSpawnsChildrenOfItsOwnClassPathAsOpenMpisBindingsDo(String role, String ranksAs) {
+        Jmca.Result result = new Jmca(home).mpirun(2, "SpawnedPrograms", List.of("--ranks-as", ranksAs), role);
+        assertThat(result.status()).as("status; stdout: %s; stderr: %s", result.out(), result.err()).isZero();
+        assertThat(result.outLines()).filteredOn(l -> l.startsWith("PASS spawn " + role + " rank ")).hasSize(2);
+    }
 }
