@@ -39,6 +39,22 @@ public record FrameworkSelection(Framework framework, ComponentFilter filter, Li
                                 .collect(Collectors.joining("; ")))));
     }
 
+    /**
+     * The components the user named in an include list ({@code --mca btl self,verbs}) that
+     * cannot run here, each with where it was asked for and why it declined.
+     */
+    public List<String> declinedRequests() {
+        if (filter == null || filter.exclude()) {
+            return List.of();
+        }
+        return statuses.stream()
+                .filter(s -> (s.state() == ComponentStatus.State.UNAVAILABLE
+                        || s.state() == ComponentStatus.State.FAILED) && filter.names().contains(s.component().name()))
+                .map(s -> s.qualifiedName() + " was asked for (" + framework.id() + "=" + filter.text() + ", "
+                        + filter.source() + ") but cannot run here: " + s.reason())
+                .toList();
+    }
+
     public Optional<ComponentStatus> status(String componentName) {
         return statuses.stream().filter(s -> s.component().name().equals(componentName)).findFirst();
     }

@@ -89,8 +89,9 @@ public final class McaFrameworks implements AutoCloseable {
                 statuses.add(frameworks.probe(component, filter, priorities.get(component),
                         registrationFailures.get(component)));
             }
-            warnAboutUnavailableRequests(filter, statuses, frameworks.warnings);
             FrameworkSelection selection = new FrameworkSelection(framework, filter, select(framework, statuses));
+            // a component named in an include list that cannot run here: say so before the job fails for want of it
+            frameworks.warnings.addAll(selection.declinedRequests());
             frameworks.selections.put(framework, selection);
             if (verbosity.get(framework).get() > 0) {
                 selection.statuses().forEach(s -> verbose.accept(s.qualifiedName() + ": " + s.describe()));
@@ -125,22 +126,6 @@ public final class McaFrameworks implements AutoCloseable {
                     "its priority " + p + " (" + priority.source() + ") is negative");
         }
         return new ComponentStatus(component, State.SELECTED, p, "");
-    }
-
-    /**
-     * A component the user named in an include list ({@code --mca btl self,verbs}) but that cannot
-     * run here: say so and why, before the job fails for want of it.
-     */
-    private static void warnAboutUnavailableRequests(ComponentFilter filter, List<ComponentStatus> statuses,
-                                                     List<String> warnings) {
-        if (filter.exclude()) {
-            return;
-        }
-        statuses.stream()
-                .filter(s -> (s.state() == State.UNAVAILABLE || s.state() == State.FAILED)
-                        && filter.names().contains(s.component().name()))
-                .forEach(s -> warnings.add(s.qualifiedName() + " was asked for (" + filter.framework().id() + "="
-                        + filter.text() + ", " + filter.source() + ") but cannot run here: " + s.reason()));
     }
 
     /**

@@ -151,7 +151,14 @@ public final class JobRuntime {
             }
             peers.add(new Peer(record.rank(), record.hostname(), record.values()));
         }
-        PmlModule pml = pmlComponent.createModule(new PmlEnvironment(job.rank(), peers, btls, progress));
+        PmlModule pml;
+        try {
+            pml = pmlComponent.createModule(new PmlEnvironment(job.rank(), peers, btls, progress));
+        } catch (McaException e) {
+            // the BTLs the user asked for that declined are the likely cause: name them and why
+            List<String> declined = frameworks.selection(Framework.BTL).declinedRequests();
+            throw declined.isEmpty() ? e : new McaException(e.getMessage() + "; " + String.join("; ", declined), e);
+        }
         if (wireUp.threadJob() != null) {
             // Nobody can kill a thread rank: it learns that its job is ending as it waits.
             progress.register(() -> {

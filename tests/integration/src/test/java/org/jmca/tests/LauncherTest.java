@@ -45,6 +45,32 @@ class LauncherTest {
         }
     }
 
+    /** Issue 33: what a jmpirun killed with SIGKILL could not remove, the next jmpirun removes. */
+    @Test
+    void theNextJobRemovesTheSessionDirectoryOfAJmpirunKilledWithSigkill() throws Exception {
+        Path session;
+        List<Long> ranks;
+        try (LiveJob job = new LiveJob(new Jmca(home).start(jmpirun("-np", "2", "-cp", Jmca.PROGRAMS.toString(),
+                "org.jmca.tests.programs.Failing", "wait", home.resolve("never").toString())))) {
+            ranks = LiveJob.await(job.out, l -> l.matches("rank \\d+ pid \\d+"), 2, "pids").stream()
+                    .map(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1))).toList();
+            String prefix = "jmca-" + job.process.pid() + "-";
+            try (var entries = Files.list(Path.of("/dev/shm"))) {
+                session = entries.filter(p -> p.getFileName().toString().startsWith(prefix)).findFirst()
+                        .orElseThrow(() -> new AssertionError("no session directory " + prefix + "* in /dev/shm"));
+            }
+            new ProcessBuilder("kill", "-KILL", String.valueOf(job.process.pid())).start().waitFor();
+            job.process.waitFor();
+        }
+        for (long pid : ranks) {
+            ProcessHandle.of(pid).ifPresent(rank -> rank.onExit().orTimeout(30, java.util.concurrent.TimeUnit.SECONDS)
+                    .join());
+        }
+        Jmca.Result next = new Jmca(home).mpirun(1, "OneAllreduce", List.of(), "4");
+        assertThat(next.status()).as(next.err()).isZero();
+        assertThat(session).as("the killed jmpirun's session directory").doesNotExist();
+    }
+
     /** Sends SIGUSR1, then SIGUSR2, to jmpirun and waits until each of the {@code size} ranks printed that it got them. */
     static void assertSignalsReachEveryRank(LiveJob job, int size) throws IOException, InterruptedException {
         LiveJob.await(job.out, l -> l.matches("rank \\d+ pid \\d+"), size, "pids");
@@ -90,6 +116,17 @@ class LauncherTest {
         assertThat(result.status()).isEqualTo(1);
         assertThat(result.err()).contains("jmca: MPI.Init failed: pml/ob1: no selected BTL reaches rank(s)")
                 .contains("selected BTLs: self");
+    }
+
+    /** Issue 33: a transport the user named that declined is named in the error, with its reason. */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"gm", "lapi"})
+    void aNamedTransportThatCannotRunHereIsNamedInTheErrorWithItsReason(String btl) {
+        Jmca.Result result = new Jmca(home).mpirun(2, "Wildcards", List.of("--mca", "btl", "self," + btl));
+        assertThat(result.status()).isEqualTo(1);
+        assertThat(result.err().lines().filter(l -> l.startsWith("jmca: MPI.Init failed: pml/ob1: no selected BTL")))
+                .isNotEmpty().allMatch(l -> l.contains("; btl/" + btl + " was asked for (btl=self," + btl
+                        + ", command line --mca btl) but cannot run here: no "), result.err());
     }
 
     @Test
