@@ -422,7 +422,10 @@ public final class MPI {
         env.put("ompi_num_apps", Integer.toString(apps.length));
         env.put("ompi_first_rank", firsts.toString());
         env.put("ompi_np", String.join(" ", apps));
-        env.put("ompi_positioned_file_dir", started.job.sessionDirectory().toString());
+        if (started.job.sessionDirectory() != null) {
+            // the job's private directory, where jmpirun gives one (not under mpirun, srun or alone)
+            env.put("ompi_positioned_file_dir", started.job.sessionDirectory().toString());
+        }
         return env;
     }
 

@@ -14,7 +14,6 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentMap;
 import org.jmca.mca.McaException;
 import org.jmca.mca.btl.BtlModule;
 import org.jmca.mca.lapi.LapiException;
@@ -174,9 +173,8 @@ public final class Win implements Freeable {
     }
 
     /**
-     * One block of memory for the whole shared window, each rank's part after the lower ranks':
-     * native memory the thread ranks of this JVM share, or a file in the session directory that
-     * rank processes map.
+     * One block of memory for the whole shared window, each rank's part after the lower ranks': a
+     * file that every rank maps, thread ranks too (and ranks of other jobs on the host).
      */
     private void allocateShared(JobRuntime rt, Comm comm, long bytes) throws MPIException {
         int[] sizes = InternalCollectives.allgather(comm, new int[] {(int) (bytes >>> 32), (int) bytes});
@@ -184,25 +182,7 @@ public final class Win implements Freeable {
         for (int r = 0; r < comm.size(); r++) {
             offsets[r + 1] = offsets[r] + ((long) sizes[2 * r] << 32 | sizes[2 * r + 1] & 0xFFFFFFFFL);
         }
-        long total = offsets[comm.size()];
-        MemorySegment whole;
-        ConcurrentMap<String, Object> threadJob = rt.wireUp.threadJob();
-        if (threadJob != null) {
-            // thread ranks: rank 0's native memory, handed to the others in this JVM
-            String key = "window." + comm.core.context + "." + comm.core.jobRanks[0];
-            if (comm.rank() == 0) {
-                arena = Arena.ofShared();
-                threadJob.put(key, arena.allocate(Math.max(total, 1), 64));
-            }
-            InternalCollectives.barrier(comm);
-            whole = (MemorySegment) threadJob.get(key);
-            InternalCollectives.barrier(comm);
-            if (comm.rank() == 0) {
-                threadJob.remove(key);
-            }
-        } else {
-            whole = mapShared(rt, comm, total);
-        }
+        MemorySegment whole = mapShared(rt, comm, offsets[comm.size()]);
         shared = new MemorySegment[comm.size()];
         for (int r = 0; r < shared.length; r++) {
             shared[r] = whole.asSlice(offsets[r], offsets[r + 1] - offsets[r]);
@@ -210,16 +190,21 @@ public final class Win implements Freeable {
         memory = shared[comm.rank()];
     }
 
-    /** Rank 0 makes the file and tells the others its name; all map it; rank 0 removes it. */
+    /**
+     * Rank 0 makes the file (in its job's session directory, else in /dev/shm) and tells the
+     * others its name; all map it; rank 0 removes it.
+     */
     private MemorySegment mapShared(JobRuntime rt, Comm comm, long total) throws MPIException {
         byte[] path = null;
         String failure = null;
         if (comm.rank() == 0) {
+            Path directory = rt.job.sessionDirectory() != null ? rt.job.sessionDirectory()
+                    : Files.isWritable(Path.of("/dev/shm")) ? Path.of("/dev/shm")
+                    : Path.of(System.getProperty("java.io.tmpdir"));
             try {
-                path = SharedWindowFile.create(rt.job.sessionDirectory(), total).toString()
-                        .getBytes(StandardCharsets.UTF_8);
+                path = SharedWindowFile.create(directory, total).toString().getBytes(StandardCharsets.UTF_8);
             } catch (IOException e) {
-                failure = "cannot make the shared window's file in " + rt.job.sessionDirectory() + ": " + e;
+                failure = "cannot make the shared window's file in " + directory + ": " + e;
                 path = new byte[0];
             }
         }

@@ -36,11 +36,7 @@ public record TypeLayout(long[] offsets, long[] lengths, long size, long lb, lon
         if (size == 0) {
             return bytes == 0 ? 0 : -1;
         }
-        long perElement = 0;
-        for (long c : basicCounts) {
-            perElement += c;
-        }
-        long count = bytes / size * perElement;
+        long count = bytes / size * basicPerElement();
         long rest = bytes % size;
         for (int i = 0; i < basicSizes.length && rest > 0; i++) {
             long whole = Math.min(basicCounts[i], rest / basicSizes[i]);
@@ -53,12 +49,17 @@ public record TypeLayout(long[] offsets, long[] lengths, long size, long lb, lon
         return rest == 0 ? count : -1;
     }
 
-    /** The bytes of the first {@code elements} basic elements of a message of this type. */
-    public long bytesOfBasicElements(long elements) {
+    private long basicPerElement() {
         long perElement = 0;
         for (long c : basicCounts) {
             perElement += c;
         }
+        return perElement;
+    }
+
+    /** The bytes of the first {@code elements} basic elements of a message of this type. */
+    public long bytesOfBasicElements(long elements) {
+        long perElement = basicPerElement();
         if (perElement == 0) {
             return 0;
         }
