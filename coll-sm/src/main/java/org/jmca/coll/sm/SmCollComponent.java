@@ -46,7 +46,8 @@ public final class SmCollComponent implements CollComponent {
                 .build());
         directory = registrar.register(ParameterSpec.builder("directory", ParamType.STRING, "/dev/shm")
                 .help("Where the segment files of processes go when no launcher gives a job-private session"
-                        + " directory (jmpirun does). Each file is removed once every rank has mapped it.")
+                        + " directory (jmpirun does). Each file is removed once every rank has mapped it; one"
+                        + " a killed job left, mapped by no process, goes with the next job's first communicator.")
                 .level(5)
                 .build());
     }

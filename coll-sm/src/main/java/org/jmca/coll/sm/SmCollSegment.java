@@ -24,7 +24,8 @@ import org.jmca.mca.progress.ProgressEngine;
  * <p>Processes: rank 0 creates a file (mode 0600) in the job's session directory under a
  * temporary name, maps it, writes its header and renames it; the others wait (progressing) until
  * the name appears and map it, and the last to do so removes the file, so that from then on it
- * lives only in the mappings and nothing is left in /dev/shm whatever happens to the job. Thread
+ * lives only in the mappings. A job killed before that leaves the file: in a session directory
+ * its launcher removes it; in the shared directory, {@link AbandonedSegments} does. Thread
  * ranks of one JVM: the first to arrive allocates native memory in the job's shared map, the last
  * to arrive takes it out of the map, and the last to free the communicator frees the memory.
  *
@@ -49,6 +50,10 @@ abstract sealed class SmCollSegment {
         }
         String key = comm.jobId() + ".collsm." + comm.contextId() + "." + Long.toHexString(members);
         ConcurrentMap<String, Object> threadJob = comm.threadJob();
+        if (threadJob == null && comm.sessionDirectory() == null && comm.rank() == 0) {
+            // the shared directory: no launcher removes there what a killed job left
+            AbandonedSegments.remove(directory);
+        }
         return threadJob != null ? Threads.attach(threadJob, key, layout)
                 : Processes.attach(comm, layout, directory.resolve(key));
     }

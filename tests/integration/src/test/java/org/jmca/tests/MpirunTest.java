@@ -117,6 +117,24 @@ class MpirunTest {
         assertThat(result.err()).contains("jmca: rank 2 aborts the job with error code 3");
     }
 
+    /**
+     * Issue 33: under mpirun no launcher gives a session directory, so coll/sm's segments go to
+     * /dev/shm, and a job killed before every rank mapped one leaves it there (as a killed job's
+     * file is: named, mapped by no process). The next job's coll/sm removes it.
+     */
+    @Test
+    void aCollSmSegmentAKilledJobLeftInDevShmGoesWithTheNextJob() throws java.io.IOException {
+        Path left = java.nio.file.Files.write(Path.of("/dev/shm/jmca-pmix-killed-0badcafe.collsm.0.4475327f98e05411"),
+                new byte[4096]);
+        try {
+            Jmca.Result next = mpirun(RANKS, jmcaJava(), "OneAllreduce", List.of("4"));
+            assertThat(next.status()).as("status; stderr: %s", next.err()).isZero();
+            assertThat(left).as("the killed job's coll/sm segment").doesNotExist();
+        } finally {
+            java.nio.file.Files.deleteIfExists(left);
+        }
+    }
+
     @Test
     void jmcaInfoSaysWhichWireUpARankWouldUse() {
         Jmca.Result underMpirun = jmca().exec(List.of("mpirun", "-np", "1", Jmca.ROOT.resolve("bin/jmca-info").toString()));
