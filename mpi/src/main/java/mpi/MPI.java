@@ -21,7 +21,6 @@ import org.jmca.runtime.JobRuntime;
 import org.jmca.runtime.PredefinedOp;
 import org.jmca.runtime.SliceOrigins;
 import org.jmca.runtime.Type;
-import org.jmca.runtime.UserBuffer;
 
 /**
  * The entry point of the MPI API, as in Open MPI's Java bindings: initialization, constants,
@@ -506,43 +505,43 @@ public final class MPI {
     }
 
     /**
-     * A direct slice remembers where it begins in {@code parent}: a datatype that reaches below
-     * its start (a negative stride) then addresses the parent's memory there, as in Open MPI.
+     * A direct slice's parent is remembered: a datatype that reaches below the slice's start (a
+     * negative stride) then addresses the parent's memory there, as in Open MPI.
      */
-    private static <B extends Buffer> B remembered(B slice, Buffer parent, int offset) {
+    private static <B extends Buffer> B remembered(B slice, Buffer parent) {
         if (slice.isDirect()) {
-            SliceOrigins.record(slice, parent, (long) offset * UserBuffer.elementSize(parent));
+            SliceOrigins.record(parent);
         }
         return slice;
     }
 
     /** The part of {@code buf} from element {@code offset} on, sharing its memory. */
     public static ByteBuffer slice(ByteBuffer buf, int offset) {
-        return remembered(buf.duplicate().clear().position(offset).slice().order(buf.order()), buf, offset);
+        return remembered(buf.duplicate().clear().position(offset).slice().order(buf.order()), buf);
     }
 
     public static CharBuffer slice(CharBuffer buf, int offset) {
-        return remembered(buf.duplicate().clear().position(offset).slice(), buf, offset);
+        return remembered(buf.duplicate().clear().position(offset).slice(), buf);
     }
 
     public static ShortBuffer slice(ShortBuffer buf, int offset) {
-        return remembered(buf.duplicate().clear().position(offset).slice(), buf, offset);
+        return remembered(buf.duplicate().clear().position(offset).slice(), buf);
     }
 
     public static IntBuffer slice(IntBuffer buf, int offset) {
-        return remembered(buf.duplicate().clear().position(offset).slice(), buf, offset);
+        return remembered(buf.duplicate().clear().position(offset).slice(), buf);
     }
 
     public static LongBuffer slice(LongBuffer buf, int offset) {
-        return remembered(buf.duplicate().clear().position(offset).slice(), buf, offset);
+        return remembered(buf.duplicate().clear().position(offset).slice(), buf);
     }
 
     public static FloatBuffer slice(FloatBuffer buf, int offset) {
-        return remembered(buf.duplicate().clear().position(offset).slice(), buf, offset);
+        return remembered(buf.duplicate().clear().position(offset).slice(), buf);
     }
 
     public static DoubleBuffer slice(DoubleBuffer buf, int offset) {
-        return remembered(buf.duplicate().clear().position(offset).slice(), buf, offset);
+        return remembered(buf.duplicate().clear().position(offset).slice(), buf);
     }
 
     public static ByteBuffer slice(byte[] buf, int offset) {
