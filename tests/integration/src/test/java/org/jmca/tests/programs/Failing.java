@@ -6,11 +6,11 @@ import mpi.MPI;
 import sun.misc.Signal;
 
 /**
- * Programs that fail on purpose. {@code throw R}: rank R throws after Init while the others
- * wait in a receive. {@code wait FILE}: every rank prints its pid and waits in a receive until
+ * Programs that fail on purpose. {@code throw R}: rank R throws after Init (and a barrier) while
+ * the others wait in a receive. {@code wait FILE}: every rank prints its pid and waits in a receive until
  * FILE exists (so a test can kill one or talk to its sockets), then all finalize.
  * {@code stream}: every rank prints its pid and then sends 1 MiB messages round the ring forever.
- * {@code abort R}: rank R calls abort(3). {@code nofinalize}: rank 1 returns without Finalize.
+ * {@code abort R}: rank R calls abort(3). {@code nofinalize}: rank 1 returns without Finalize (after a barrier).
  * {@code signals FILE}: as {@code wait}, and every rank prints a line for each SIGUSR1 and SIGUSR2 it gets.
  * {@code collectives}: every rank prints its pid and then allreduces 8 bytes and barriers forever.
  */
@@ -21,6 +21,12 @@ public final class Failing {
     public static void main(String[] args) throws Exception {
         MPI.Init(args);
         int rank = MPI.COMM_WORLD.getRank();
+        if (args[0].equals("throw") || args[0].equals("nofinalize")) {
+            // every rank past Init first: a rank that ends at once would otherwise take its
+            // shared-memory file with it before a slower peer mapped it, and that peer's failure
+            // could be the one the launcher reports
+            MPI.COMM_WORLD.barrier();
+        }
         switch (args[0]) {
             case "throw" -> {
                 if (rank == Integer.parseInt(args[1])) {
