@@ -8,12 +8,14 @@ import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.function.BooleanSupplier;
 import org.jmca.btl.base.FutexDoorbell;
 import org.jmca.btl.base.SharedRing;
+import org.jmca.mca.McaException;
 
 /**
  * One rank's receive segment: a file (mode 0600) mapped with {@link FileChannel#map} into a
@@ -96,6 +98,10 @@ final class SmSegment {
                 throw new IllegalStateException("btl/sm: " + path + " is shorter than its header says");
             }
             return new SmSegment(path, memory, ranks, capacity);
+        } catch (NoSuchFileException e) {
+            // its owner removes it when it ends before every peer mapped it
+            throw new McaException("btl/sm: the peer's shared-memory file " + path + " is gone: the"
+                    + " peer ended (or was killed) before this rank reached it", e);
         } catch (IOException e) {
             throw new UncheckedIOException("btl/sm: cannot map the peer's shared-memory file " + path + ": " + e, e);
         }
