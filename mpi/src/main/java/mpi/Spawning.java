@@ -50,15 +50,12 @@ final class Spawning {
             int total = 0;
             if (comm.rank() == root) {
                 try {
-                    List<String> line;
-                    try {
-                        line = SpawnLine.jmpirunArguments(commands, argv, maxprocs, parentClassPath());
-                    } catch (IllegalArgumentException e) {
-                        throw new MPIException(MPI.ERR_SPAWN, e.getMessage());
-                    }
+                    List<String> line = SpawnLine.jmpirunArguments(commands, argv, maxprocs, parentClassPath());
                     total = Arrays.stream(maxprocs).sum();
                     port = DynamicProcesses.openPort(rt);
                     process = start(line, workingDirectory(info), port);
+                } catch (IllegalArgumentException e) {
+                    failure = new MPIException(MPI.ERR_SPAWN, e.getMessage());
                 } catch (MPIException e) {
                     failure = e;
                 }
