@@ -2,6 +2,7 @@
 module org.jmca.btl.lapi {
     requires org.jmca.mca;
     requires org.jmca.btl.base;
+    requires org.jmca.common.lapi;
     requires org.agrona;
 
     exports org.jmca.btl.lapi;

@@ -9,9 +9,6 @@ module org.jmca.mca {
     exports org.jmca.mca.pml;
     exports org.jmca.mca.coll;
     exports org.jmca.mca.progress;
-    exports org.jmca.mca.gm;
-    exports org.jmca.mca.lapi;
-    exports org.jmca.mca.verbs;
     exports org.jmca.mca.os;
 
     uses org.jmca.mca.Component;

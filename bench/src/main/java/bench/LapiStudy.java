@@ -7,8 +7,8 @@ import java.util.Arrays;
 import java.util.List;
 import mpi.MPI;
 import mpi.MPIException;
-import org.jmca.mca.lapi.Lapi;
-import org.jmca.mca.lapi.LapiCounter;
+import org.jmca.common.lapi.Lapi;
+import org.jmca.common.lapi.LapiCounter;
 
 /**
  * The LAPI performance study's measurements (Welcome, NERSC, 2001), on btl/lapi's LAPI context,

@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import org.jmca.mca.McaException;
 import org.jmca.mca.btl.BtlModule;
-import org.jmca.mca.lapi.LapiException;
 import org.jmca.osc.OscError;
 import org.jmca.osc.OscException;
 import org.jmca.osc.OscWindow;
@@ -284,7 +283,7 @@ public final class Win implements Freeable {
             throw handle(operation, new MPIException(errorClass(e.error()), e.getMessage()));
         } catch (MPIException e) {
             throw handle(operation, e);
-        } catch (McaException | LapiException | UncheckedIOException | IllegalStateException e) {
+        } catch (McaException | UncheckedIOException | IllegalStateException e) {
             throw handle(operation, new MPIException(MPI.ERR_OTHER, e.getMessage()));
         }
     }

@@ -1,6 +1,9 @@
 package org.jmca.mca;
 
-/** A configuration or selection error, with a message meant for the user who can fix it. */
+/**
+ * An error of the component layer, with a message meant for the user: a configuration or
+ * selection that cannot work, or a transport that failed (a peer gone, a device call refused).
+ */
 public class McaException extends RuntimeException {
     public McaException(String message) {
         super(message);

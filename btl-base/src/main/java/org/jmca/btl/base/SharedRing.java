@@ -4,6 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
 import org.jmca.mca.BulkCopy;
+import org.jmca.mca.param.Param;
 
 /**
  * A single-producer, single-consumer ring of fragments in shared memory: one sending process
@@ -86,6 +87,20 @@ public final class SharedRing {
     /** Bytes a ring of {@code capacity} data bytes occupies. */
     public static long bytesFor(int capacity) {
         return DATA_OFFSET + (long) capacity;
+    }
+
+    /**
+     * A ring-size parameter's value as a capacity: a power of two, at least {@code minimum} (and
+     * 1024) and at most 1 GiB.
+     *
+     * @param minimumIs what the minimum is made of, for the error ("4 x (btl_sm_max_send_size=128k + 16)")
+     */
+    public static int capacity(Param<Long> ringSize, long minimum, String minimumIs) {
+        long ring = ringSize.get();
+        if (Long.bitCount(ring) != 1 || ring < Math.max(minimum, 1024) || ring > 1L << 30) {
+            throw ringSize.invalid("must be a power of two from " + minimumIs + " to 1 GiB");
+        }
+        return (int) ring;
     }
 
     public static void checkCapacity(int capacity) {

@@ -2,9 +2,9 @@ package org.jmca.btl.gm;
 
 import java.nio.file.Path;
 import java.util.Map;
+import org.jmca.common.gm.GmNic;
+import org.jmca.common.gm.GmPort;
 import org.jmca.mca.btl.Peer;
-import org.jmca.mca.gm.GmNic;
-import org.jmca.mca.gm.GmPort;
 
 /**
  * The emulated GM NIC of one process: node {@code rank + 1} of the job's fabric. It reaches the

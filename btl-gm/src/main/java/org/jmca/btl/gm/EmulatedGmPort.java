@@ -20,11 +20,11 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import org.jmca.btl.base.CrossMemory;
 import org.jmca.btl.base.SharedRing;
-import org.jmca.mca.gm.GmEvent;
-import org.jmca.mca.gm.GmException;
-import org.jmca.mca.gm.GmPort;
-import org.jmca.mca.gm.GmPriority;
-import org.jmca.mca.gm.GmStatus;
+import org.jmca.common.gm.GmEvent;
+import org.jmca.common.gm.GmException;
+import org.jmca.common.gm.GmPort;
+import org.jmca.common.gm.GmPriority;
+import org.jmca.common.gm.GmStatus;
 
 /**
  * A GM port on the emulated GM NIC: the semantics of {@link GmPort} kept between the processes

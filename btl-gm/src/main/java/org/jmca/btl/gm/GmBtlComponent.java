@@ -1,16 +1,20 @@
 package org.jmca.btl.gm;
 
 import java.nio.file.Path;
+import java.util.EnumSet;
 import java.util.List;
+import org.jmca.btl.base.BtlBaseParameters;
 import org.jmca.btl.base.CrossMemory;
 import org.jmca.btl.base.EmulatedDevice;
+import org.jmca.btl.base.SharedRing;
+import org.jmca.common.gm.GmPort;
 import org.jmca.mca.Availability;
 import org.jmca.mca.Counter;
 import org.jmca.mca.McaException;
 import org.jmca.mca.btl.BtlComponent;
 import org.jmca.mca.btl.BtlEnvironment;
 import org.jmca.mca.btl.BtlModule;
-import org.jmca.mca.gm.GmPort;
+import org.jmca.mca.btl.BtlProperties;
 import org.jmca.mca.param.Param;
 import org.jmca.mca.param.ParamType;
 import org.jmca.mca.param.ParameterRegistrar;
@@ -28,9 +32,20 @@ public final class GmBtlComponent implements BtlComponent {
     /** The port JMCA opens (GM reserves 0 for the mapper; Open MPI's btl/gm used the first free one from 2). */
     static final int PORT = 2;
 
-    private Param<String> device;
-    private Param<Long> eagerLimit;
-    private Param<Long> maxSendSize;
+    /**
+     * Exclusivity as verbs' (above tcp), latency (ns) and bandwidth (Mbit/s) of Myrinet 2000, the
+     * eager limit, and the largest fragment the large receive buffers hold (its GM size class).
+     */
+    static final BtlProperties DEFAULTS = new BtlProperties(1024, 7_000, 2_000, 32L * 1024, 65_527L,
+            EnumSet.of(BtlProperties.Flag.SEND, BtlProperties.Flag.PUT));
+
+    private enum Device { AUTO, EMULATED }
+
+    /** How the emulated NIC reaches the other nodes: of this host by shared memory, or all over TCP. */
+    private enum Wire { AUTO, SOCKET }
+
+    private Param<Device> device;
+    private BtlBaseParameters common;
     private Param<Integer> sendTokens;
     private Param<Integer> smallBuffers;
     private Param<Integer> largeBuffers;
@@ -40,7 +55,7 @@ public final class GmBtlComponent implements BtlComponent {
     private Param<Long> registrationCacheSize;
     private Param<Long> pipelineFragSize;
     private Param<Long> ringSize;
-    private Param<String> wire;
+    private Param<Wire> wire;
 
     @Override
     public String name() {
@@ -59,14 +74,11 @@ public final class GmBtlComponent implements BtlComponent {
 
     @Override
     public void registerParameters(ParameterRegistrar registrar) {
-        device = registrar.register(ParameterSpec.builder("device", ParamType.STRING, "auto")
+        device = registrar.register(ParameterSpec.builder("device", ParamType.enumOf(Device.class), Device.AUTO)
                 .help("auto: Myrinet GM through its library (libgm), declined where there is none; emulated: the"
                         + " emulated GM NIC, which keeps GM's semantics between the processes of a job on one host.")
                 .level(3).build());
-        eagerLimit = registrar.register(ParameterSpec.builder("eager_limit", ParamType.SIZE, 32L * 1024)
-                .help("Largest message (with its header) sent without a rendezvous.").level(4).build());
-        maxSendSize = registrar.register(ParameterSpec.builder("max_send_size", ParamType.SIZE, 65_527L)
-                .help("Largest fragment: the large receive buffers hold it (its GM size class).").level(4).build());
+        common = BtlBaseParameters.register(registrar, DEFAULTS);
         sendTokens = registrar.register(ParameterSpec.builder("send_tokens", ParamType.INT, 32)
                 .help("GM send tokens of the port: fragments and directed sends outstanding at once.").level(5).build());
         smallBuffers = registrar.register(ParameterSpec.builder("small_buffers", ParamType.INT, 16)
@@ -88,7 +100,7 @@ public final class GmBtlComponent implements BtlComponent {
                         + " sent (0: the whole buffer at once).").level(5).build());
         ringSize = registrar.register(ParameterSpec.builder("ring_size", ParamType.SIZE, 256L * 1024)
                 .help("Emulated NIC: bytes of each inbound ring (a power of two).").level(6).build());
-        wire = registrar.register(ParameterSpec.builder("wire", ParamType.STRING, "auto")
+        wire = registrar.register(ParameterSpec.builder("wire", ParamType.enumOf(Wire.class), Wire.AUTO)
                 .help("Emulated NIC: auto reaches the nodes of this host through shared memory and those of other"
                         + " hosts over TCP; socket reaches every node over TCP (to test the wire on one host).")
                 .level(6).build());
@@ -97,16 +109,14 @@ public final class GmBtlComponent implements BtlComponent {
     @Override
     public Availability probe() {
         return switch (device.get()) {
-            case "emulated" -> {
+            case EMULATED -> {
                 String why = CrossMemory.probe();
                 yield why == null ? Availability.AVAILABLE
                         : Availability.unavailable("the emulated GM NIC needs cross-memory copies: " + why);
             }
-            case "auto" -> Availability.unavailable((EmulatedDevice.libraryInstalled(LIBRARY) ? LIBRARY + " is installed, but JMCA's native"
+            case AUTO -> Availability.unavailable((EmulatedDevice.libraryInstalled(LIBRARY) ? LIBRARY + " is installed, but JMCA's native"
                     + " GM backend is not built" : "no Myrinet GM library (" + LIBRARY + ") on this machine")
                     + "; btl_gm_device=emulated runs the emulated GM NIC instead");
-            default -> throw new McaException("btl_gm_device=" + device.get() + " (" + device.source()
-                    + ") is not one of auto, emulated");
         };
     }
 
@@ -118,12 +128,7 @@ public final class GmBtlComponent implements BtlComponent {
         GmSettings settings = settings();
         EmulatedGmPort.Settings nic = nicSettings(settings);
         Path fabric = EmulatedDevice.directory(environment, "gm", "btl/gm: the emulated GM NIC");
-        boolean everyNodeByWire = switch (wire.get()) {
-            case "auto" -> false;
-            case "socket" -> true;
-            default -> throw new McaException("btl_gm_wire=" + wire.get() + " (" + wire.source()
-                    + ") is not one of auto, socket");
-        };
+        boolean everyNodeByWire = wire.get() == Wire.SOCKET;
         int node = environment.rank() + 1;
         EmulatedGmNic card = new EmulatedGmNic(fabric, node, environment.size(), nic, environment.hostname(),
                 new GmWire(node, environment.jobKey()), everyNodeByWire);
@@ -131,39 +136,28 @@ public final class GmBtlComponent implements BtlComponent {
     }
 
     EmulatedGmPort.Settings nicSettings(GmSettings settings) {
-        long ring = ringSize.get();
-        if (ring > 1 << 30 || ring < 16 * 1024 || Long.bitCount(ring) != 1) {
-            throw new McaException("btl_gm_ring_size=" + ring + " (" + ringSize.source()
-                    + ") must be a power of two between 16 KiB and 1 GiB");
-        }
+        int ring = SharedRing.capacity(ringSize, 16 * 1024, "16 KiB");
         for (Param<Long> cost : List.of(registrationBase, registrationPerPage)) {
             if (cost.get() < 0) {
-                throw new McaException("btl_gm_" + cost.name() + "=" + cost.get() + " (" + cost.source()
-                        + ") must not be negative");
+                throw cost.invalid("must not be negative");
             }
         }
-        return new EmulatedGmPort.Settings((int) ring, sendTokens.get(), settings.smallBuffers() + settings.largeBuffers(),
+        return new EmulatedGmPort.Settings(ring, sendTokens.get(), settings.smallBuffers() + settings.largeBuffers(),
                 registrationBase.get(), registrationPerPage.get());
     }
 
     GmSettings settings() {
-        positive("send_tokens", sendTokens);
-        positive("small_buffers", smallBuffers);
-        positive("large_buffers", largeBuffers);
-        long max = maxSendSize.get();
-        if (max < eagerLimit.get() || max + 1 > GmPort.maxLengthForSize(24)) {
-            throw new McaException("btl_gm_max_send_size=" + max + " (" + maxSendSize.source()
-                    + ") must be at least btl_gm_eager_limit=" + eagerLimit.get() + " (" + eagerLimit.source()
-                    + ") and below 16 MiB");
+        for (Param<Integer> count : List.of(sendTokens, smallBuffers, largeBuffers)) {
+            if (count.get() < 1) {
+                throw count.invalid("must be positive");
+            }
         }
-        return new GmSettings(eagerLimit.get(), (int) max, smallBuffers.get(), largeBuffers.get(),
+        BtlProperties properties = common.properties();
+        if (properties.maxSendSize() + 1 > GmPort.maxLengthForSize(24)) {
+            throw common.maxSendSize().invalid("must be below 16 MiB");
+        }
+        return new GmSettings(properties, smallBuffers.get(), largeBuffers.get(),
                 registrationCache.get(), registrationCacheSize.get(), pipelineFragSize.get());
-    }
-
-    private static void positive(String name, Param<Integer> param) {
-        if (param.get() < 1) {
-            throw new McaException("btl_gm_" + name + "=" + param.get() + " (" + param.source() + ") must be positive");
-        }
     }
 
 }

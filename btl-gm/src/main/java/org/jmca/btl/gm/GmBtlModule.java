@@ -5,11 +5,15 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.jmca.btl.base.RegistrationCache;
+import org.jmca.common.gm.GmEvent;
+import org.jmca.common.gm.GmNic;
+import org.jmca.common.gm.GmPort;
+import org.jmca.common.gm.GmPriority;
+import org.jmca.common.gm.GmStatus;
 import org.jmca.mca.Counter;
 import org.jmca.mca.McaException;
 import org.jmca.mca.PerformanceVariable;
@@ -18,11 +22,6 @@ import org.jmca.mca.btl.BtlModule;
 import org.jmca.mca.btl.BtlProperties;
 import org.jmca.mca.btl.BtlReceiver;
 import org.jmca.mca.btl.Peer;
-import org.jmca.mca.gm.GmEvent;
-import org.jmca.mca.gm.GmNic;
-import org.jmca.mca.gm.GmPort;
-import org.jmca.mca.gm.GmPriority;
-import org.jmca.mca.gm.GmStatus;
 
 /**
  * {@code btl/gm}: fragments over a GM port. Every fragment is one GM message, the
@@ -138,8 +137,7 @@ final class GmBtlModule implements BtlModule {
 
     @Override
     public BtlProperties properties() {
-        return new BtlProperties(1024, 7_000, 2_000, settings.eagerLimit(), settings.maxSendSize(),
-                EnumSet.of(BtlProperties.Flag.SEND, BtlProperties.Flag.PUT));
+        return settings.properties();
     }
 
     @Override

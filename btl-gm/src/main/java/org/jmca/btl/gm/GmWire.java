@@ -6,7 +6,7 @@ import java.nio.ByteOrder;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jmca.btl.base.SocketWire;
-import org.jmca.mca.gm.GmException;
+import org.jmca.common.gm.GmException;
 
 /**
  * The emulated GM NIC's wire between hosts, GM's framing on a {@link SocketWire}: one TCP

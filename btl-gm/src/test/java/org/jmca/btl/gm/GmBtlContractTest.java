@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 
 /** The BTL contract over btl/gm on the emulated NIC, and RPUT by directed sends. */
 class GmBtlContractTest extends BtlContractTest {
-    static final GmSettings SETTINGS = new GmSettings(32 * 1024, 65_527, 4, 2, true, 64L << 20, 128 * 1024);
+    static final GmSettings SETTINGS = new GmSettings(GmBtlComponent.DEFAULTS, 4, 2, true, 64L << 20, 128 * 1024);
     private static final EmulatedGmPort.Settings NIC = new EmulatedGmPort.Settings(1 << 18, 8, 6, 0, 0);
     private final List<Path> fabrics = new ArrayList<>();
 

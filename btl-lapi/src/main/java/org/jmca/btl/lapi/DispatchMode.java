@@ -9,7 +9,7 @@ import org.jmca.mca.PerformanceVariable;
 
 /**
  * How a context's dispatcher is shared between the calls and LAPI's own threads (its
- * {@link org.jmca.mca.lapi.LapiMode}): who may run it when, how a call waits, and the threads
+ * {@link org.jmca.common.lapi.LapiMode}): who may run it when, how a call waits, and the threads
  * LAPI starts. Every mode has the retransmission/timeout tick; {@code INTERRUPT} and
  * {@code LOCKFREE} also have a notification thread, which sleeps on the task's doorbell until a
  * packet arrives (senders ring only an armed bell, and disarm it as they ring, so a burst of

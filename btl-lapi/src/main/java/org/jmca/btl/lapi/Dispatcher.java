@@ -7,14 +7,14 @@ import java.lang.invoke.VarHandle;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.agrona.collections.Long2ObjectHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import org.jmca.btl.base.SharedRing;
-import org.jmca.mca.lapi.HeaderHandler;
-import org.jmca.mca.lapi.Reception;
-import org.jmca.mca.lapi.RmwOp;
+import org.jmca.common.lapi.HeaderHandler;
+import org.jmca.common.lapi.Reception;
+import org.jmca.common.lapi.RmwOp;
 
 /**
  * LAPI's dispatcher, the progress engine of one task: it packetizes what calls queued, feeds the

@@ -1,15 +1,19 @@
 package org.jmca.btl.lapi;
 
 import java.nio.file.Path;
+import java.util.EnumSet;
 import java.util.List;
+import org.jmca.btl.base.BtlBaseParameters;
 import org.jmca.btl.base.EmulatedDevice;
+import org.jmca.btl.base.SharedRing;
+import org.jmca.common.lapi.LapiMode;
 import org.jmca.mca.Availability;
 import org.jmca.mca.Counter;
 import org.jmca.mca.McaException;
 import org.jmca.mca.btl.BtlComponent;
 import org.jmca.mca.btl.BtlEnvironment;
 import org.jmca.mca.btl.BtlModule;
-import org.jmca.mca.lapi.LapiMode;
+import org.jmca.mca.btl.BtlProperties;
 import org.jmca.mca.param.Param;
 import org.jmca.mca.param.ParamType;
 import org.jmca.mca.param.ParameterRegistrar;
@@ -38,15 +42,23 @@ public final class LapiBtlComponent implements BtlComponent {
     static final Counter HANDED_OVER = new Counter("btl_lapi_handed_over",
             "calls that left their work to the dispatcher's holder (lockfree mode)");
 
-    private Param<String> device;
+    /**
+     * Exclusivity as the other high-speed networks' (above tcp), latency (ns) and bandwidth
+     * (Mbit/s) of the emulated switch, the eager limit, and the largest fragment: one active message.
+     */
+    static final BtlProperties DEFAULTS = new BtlProperties(1024, 3_000, 40_000, 4L * 1024, 64L * 1024,
+            EnumSet.of(BtlProperties.Flag.SEND, BtlProperties.Flag.PUT, BtlProperties.Flag.GET));
+
+    private enum Device { AUTO, EMULATED }
+
+    private Param<Device> device;
     private Param<LapiMode> mode;
     private Param<Long> packetSize;
     private Param<Long> ringSize;
     private Param<Integer> tick;
     private Param<Integer> timeout;
-    private Param<String> wire;
-    private Param<Long> eagerLimit;
-    private Param<Long> maxSendSize;
+    private Param<LapiSettings.Wire> wire;
+    private BtlBaseParameters common;
 
     @Override
     public String name() {
@@ -65,7 +77,7 @@ public final class LapiBtlComponent implements BtlComponent {
 
     @Override
     public void registerParameters(ParameterRegistrar registrar) {
-        device = registrar.register(ParameterSpec.builder("device", ParamType.STRING, "auto")
+        device = registrar.register(ParameterSpec.builder("device", ParamType.enumOf(Device.class), Device.AUTO)
                 .help("auto: IBM LAPI through its library, declined where there is none; emulated: LAPI on JMCA's"
                         + " emulated switch (shared memory between the tasks of a host, TCP between hosts).")
                 .level(3).build());
@@ -87,24 +99,20 @@ public final class LapiBtlComponent implements BtlComponent {
         timeout = registrar.register(ParameterSpec.builder("timeout", ParamType.INT, 60)
                 .help("Seconds after which an operation not answered fails the task (LAPI's TIMEOUT).").level(6)
                 .build());
-        wire = registrar.register(ParameterSpec.builder("wire", ParamType.STRING, "auto")
+        wire = registrar.register(ParameterSpec.builder("wire", ParamType.enumOf(LapiSettings.Wire.class),
+                        LapiSettings.Wire.AUTO)
                 .help("auto reaches the tasks of this host through shared memory and those of other hosts over TCP;"
                         + " socket reaches every task over TCP (to test the wire on one host).").level(6).build());
-        eagerLimit = registrar.register(ParameterSpec.builder("eager_limit", ParamType.SIZE, 4L * 1024)
-                .help("Largest message (with its header) the BTL sends without a rendezvous.").level(4).build());
-        maxSendSize = registrar.register(ParameterSpec.builder("max_send_size", ParamType.SIZE, 64L * 1024)
-                .help("Largest fragment: one active message.").level(4).build());
+        common = BtlBaseParameters.register(registrar, DEFAULTS);
     }
 
     @Override
     public Availability probe() {
         return switch (device.get()) {
-            case "emulated" -> Availability.AVAILABLE;
-            case "auto" -> Availability.unavailable((EmulatedDevice.libraryInstalled(LIBRARY) ? LIBRARY + " is installed, but JMCA's native"
+            case EMULATED -> Availability.AVAILABLE;
+            case AUTO -> Availability.unavailable((EmulatedDevice.libraryInstalled(LIBRARY) ? LIBRARY + " is installed, but JMCA's native"
                     + " LAPI backend is not built" : "no IBM LAPI library (" + LIBRARY + ") on this machine")
                     + "; btl_lapi_device=emulated runs LAPI on the emulated switch instead");
-            default -> throw new McaException("btl_lapi_device=" + device.get() + " (" + device.source()
-                    + ") is not one of auto, emulated");
         };
     }
 
@@ -114,43 +122,28 @@ public final class LapiBtlComponent implements BtlComponent {
             throw new McaException("btl/lapi cannot run here: " + reason);
         }
         LapiSettings settings = settings();
-        long max = maxSendSize.get();
-        if (max < eagerLimit.get() || max > 64L << 20) {
-            throw new McaException("btl_lapi_max_send_size=" + max + " (" + maxSendSize.source()
-                    + ") must be at least btl_lapi_eager_limit=" + eagerLimit.get() + " (" + eagerLimit.source()
-                    + ") and at most 64 MiB");
+        BtlProperties properties = common.properties();
+        if (properties.maxSendSize() > 64L << 20) {
+            throw common.maxSendSize().invalid("must be at most 64 MiB");
         }
         Path fabric = EmulatedDevice.directory(environment, "lapi", "btl/lapi: the emulated switch");
         LapiTask task = LapiTask.open(settings, fabric, environment.rank(), environment.size(), environment.hostname(),
                 environment.jobKey());
-        return List.of(new LapiBtlModule(task, eagerLimit.get(), (int) max));
+        return List.of(new LapiBtlModule(task, properties));
     }
 
     /** The settings the parameters give, each checked with its name and source. */
     LapiSettings settings() {
-        long ring = ringSize.get();
-        if (ring > 1 << 30 || ring < 16 * 1024 || Long.bitCount(ring) != 1) {
-            throw new McaException("btl_lapi_ring_size=" + ring + " (" + ringSize.source()
-                    + ") must be a power of two between 16 KiB and 1 GiB");
-        }
+        int ring = SharedRing.capacity(ringSize, 16 * 1024, "16 KiB");
         long minPacket = Packet.HEADER + LapiSettings.MAX_USER_HEADER + 64;
         if (packetSize.get() < minPacket || packetSize.get() > ring / 4) {
-            throw new McaException("btl_lapi_packet_size=" + packetSize.get() + " (" + packetSize.source()
-                    + ") must be between " + minPacket + " and a quarter of btl_lapi_ring_size=" + ring + " ("
-                    + ringSize.source() + ")");
+            throw packetSize.invalid("must be between " + minPacket + " and a quarter of " + ringSize);
         }
-        if (tick.get() < 1) {
-            throw new McaException("btl_lapi_tick=" + tick.get() + " (" + tick.source() + ") must be positive");
+        for (Param<Integer> positive : List.of(tick, timeout)) {
+            if (positive.get() < 1) {
+                throw positive.invalid("must be positive");
+            }
         }
-        if (timeout.get() < 1) {
-            throw new McaException("btl_lapi_timeout=" + timeout.get() + " (" + timeout.source() + ") must be positive");
-        }
-        LapiSettings.Wire reach = switch (wire.get()) {
-            case "auto" -> LapiSettings.Wire.AUTO;
-            case "socket" -> LapiSettings.Wire.SOCKET;
-            default -> throw new McaException("btl_lapi_wire=" + wire.get() + " (" + wire.source()
-                    + ") is not one of auto, socket");
-        };
-        return new LapiSettings(mode.get(), packetSize.get().intValue(), (int) ring, tick.get(), timeout.get(), reach);
+        return new LapiSettings(mode.get(), packetSize.get().intValue(), ring, tick.get(), timeout.get(), wire.get());
     }
 }

@@ -4,21 +4,20 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLong;
+import org.jmca.common.lapi.Lapi;
+import org.jmca.common.lapi.Reception;
 import org.jmca.mca.PerformanceVariable;
 import org.jmca.mca.btl.BtlEndpoint;
 import org.jmca.mca.btl.BtlModule;
 import org.jmca.mca.btl.BtlProperties;
 import org.jmca.mca.btl.BtlReceiver;
 import org.jmca.mca.btl.Peer;
-import org.jmca.mca.lapi.Lapi;
-import org.jmca.mca.lapi.Reception;
 
 /**
  * {@code btl/lapi}'s module: MPI over LAPI. A fragment is one active message to JMCA's BTL
@@ -76,11 +75,11 @@ final class LapiBtlModule implements BtlModule {
     private record Arrival(LapiEndpoint from, byte tag, MemorySegment buffer, long length) {
     }
 
-    LapiBtlModule(LapiTask lapi, long eagerLimit, int maxSendSize) {
+    /** @param properties what the component's parameters give; its fragments are at most 64 MiB */
+    LapiBtlModule(LapiTask lapi, BtlProperties properties) {
         this.lapi = lapi;
-        this.maxSendSize = maxSendSize;
-        this.properties = new BtlProperties(1024, 3_000, 40_000, eagerLimit, maxSendSize,
-                EnumSet.of(BtlProperties.Flag.SEND, BtlProperties.Flag.PUT, BtlProperties.Flag.GET));
+        this.maxSendSize = (int) properties.maxSendSize();
+        this.properties = properties;
         for (int i = 0; i < STAGING_SLOTS; i++) {
             slots[i] = new Slot(arena.allocate(MAX_HEADER + maxSendSize, 64));
         }

@@ -1,7 +1,7 @@
 package org.jmca.btl.lapi;
 
 import org.jmca.btl.base.SharedRing;
-import org.jmca.mca.lapi.LapiMode;
+import org.jmca.common.lapi.LapiMode;
 
 /**
  * How a LAPI context runs, from btl/lapi's parameters.

@@ -13,15 +13,15 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.jmca.btl.base.SharedRing;
+import org.jmca.common.lapi.HeaderHandler;
+import org.jmca.common.lapi.Lapi;
+import org.jmca.common.lapi.LapiCounter;
+import org.jmca.common.lapi.LapiException;
+import org.jmca.common.lapi.LapiMode;
+import org.jmca.common.lapi.Reception;
+import org.jmca.common.lapi.RmwOp;
 import org.jmca.mca.PerformanceVariable;
 import org.jmca.mca.btl.Peer;
-import org.jmca.mca.lapi.HeaderHandler;
-import org.jmca.mca.lapi.Lapi;
-import org.jmca.mca.lapi.LapiCounter;
-import org.jmca.mca.lapi.LapiException;
-import org.jmca.mca.lapi.LapiMode;
-import org.jmca.mca.lapi.Reception;
-import org.jmca.mca.lapi.RmwOp;
 
 /**
  * One task's LAPI context on the emulated switch: the calls of {@link Lapi}, which queue their

@@ -1,7 +1,7 @@
 package org.jmca.btl.lapi;
 
 import java.util.concurrent.atomic.AtomicLong;
-import org.jmca.mca.lapi.LapiCounter;
+import org.jmca.common.lapi.LapiCounter;
 
 /**
  * A LAPI counter of this implementation. Incremented by whichever thread runs the dispatcher or a

@@ -14,7 +14,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.function.BooleanSupplier;
 import org.jmca.btl.base.FutexDoorbell;
 import org.jmca.btl.base.SharedRing;
-import org.jmca.mca.lapi.LapiException;
+import org.jmca.common.lapi.LapiException;
 
 /**
  * One task's inbound side of the emulated switch: a file (mode 0600) in the job's fabric

@@ -2,10 +2,11 @@ package org.jmca.btl.lapi;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.jmca.common.lapi.LapiMode;
 import org.jmca.mca.btl.BtlModule;
+import org.jmca.mca.btl.BtlProperties;
 import org.jmca.mca.btl.Peer;
 import org.jmca.mca.contract.BtlContractTest;
-import org.jmca.mca.lapi.LapiMode;
 import org.junit.jupiter.api.AfterEach;
 
 /** The BTL contract over btl/lapi, on the emulated switch in polling mode. */
@@ -18,7 +19,8 @@ class LapiBtlContractTest extends BtlContractTest {
         jobs.add(job);
         List<BtlModule> modules = new ArrayList<>();
         for (LapiTask task : job.tasks) {
-            modules.add(new LapiBtlModule(task, 4096, 16 * 1024));
+            modules.add(new LapiBtlModule(task, new BtlProperties(1024, 3_000, 40_000, 4096, 16 * 1024,
+                    LapiBtlComponent.DEFAULTS.flags())));
         }
         List<Peer> peers = job.peers();
         modules.forEach(m -> m.addPeers(peers));

@@ -15,11 +15,11 @@ import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
-import org.jmca.mca.lapi.Lapi;
-import org.jmca.mca.lapi.LapiCounter;
-import org.jmca.mca.lapi.LapiMode;
-import org.jmca.mca.lapi.Reception;
-import org.jmca.mca.lapi.RmwOp;
+import org.jmca.common.lapi.Lapi;
+import org.jmca.common.lapi.LapiCounter;
+import org.jmca.common.lapi.LapiMode;
+import org.jmca.common.lapi.Reception;
+import org.jmca.common.lapi.RmwOp;
 
 /**
  * Random mixes of put, get, active messages and fetch-and-add on 2-4 tasks, every task issuing

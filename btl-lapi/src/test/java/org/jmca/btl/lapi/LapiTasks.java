@@ -8,8 +8,8 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
+import org.jmca.common.lapi.LapiMode;
 import org.jmca.mca.btl.Peer;
-import org.jmca.mca.lapi.LapiMode;
 
 /** LAPI tasks of one job in this JVM, sharing a fabric directory: what the tests run on. */
 final class LapiTasks implements AutoCloseable {

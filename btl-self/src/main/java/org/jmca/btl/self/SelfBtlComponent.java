@@ -1,17 +1,24 @@
 package org.jmca.btl.self;
 
+import java.util.EnumSet;
 import java.util.List;
+import org.jmca.btl.base.BtlBaseParameters;
 import org.jmca.mca.btl.BtlComponent;
 import org.jmca.mca.btl.BtlEnvironment;
 import org.jmca.mca.btl.BtlModule;
-import org.jmca.mca.param.Param;
-import org.jmca.mca.param.ParamType;
+import org.jmca.mca.btl.BtlProperties;
 import org.jmca.mca.param.ParameterRegistrar;
-import org.jmca.mca.param.ParameterSpec;
 
 /** {@code btl/self}: messages a process sends to itself. Always available. */
 public final class SelfBtlComponent implements BtlComponent {
-    private Param<Long> maxSendSize;
+    /**
+     * Exclusivity highest of all (a process always reaches itself through self); no latency to
+     * speak of; the eager limit as large as a fragment, so most messages to self go in one piece.
+     */
+    static final BtlProperties DEFAULTS = new BtlProperties(65536, 0, 1_000_000, 256L * 1024, 256L * 1024,
+            EnumSet.of(BtlProperties.Flag.SEND));
+
+    private BtlBaseParameters common;
 
     @Override
     public String name() {
@@ -25,14 +32,11 @@ public final class SelfBtlComponent implements BtlComponent {
 
     @Override
     public void registerParameters(ParameterRegistrar registrar) {
-        maxSendSize = registrar.register(ParameterSpec.builder("max_send_size", ParamType.SIZE, 256L * 1024)
-                .help("Largest fragment to oneself; also the eager limit, so most messages to self go in one piece.")
-                .level(5)
-                .build());
+        common = BtlBaseParameters.register(registrar, DEFAULTS);
     }
 
     @Override
     public List<BtlModule> createModules(BtlEnvironment environment) {
-        return List.of(new SelfBtlModule(environment.rank(), maxSendSize.get()));
+        return List.of(new SelfBtlModule(environment.rank(), common.properties()));
     }
 }

@@ -3,7 +3,6 @@ package org.jmca.btl.self;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import org.jmca.mca.btl.BtlEndpoint;
@@ -18,9 +17,6 @@ import org.jmca.mca.btl.Peer;
  * re-entrant).
  */
 final class SelfBtlModule implements BtlModule {
-    /** Highest of all: a process always reaches itself through self. */
-    static final int EXCLUSIVITY = 65536;
-
     private final int rank;
     private final BtlProperties properties;
     private final ArrayDeque<Pending> queue = new ArrayDeque<>();
@@ -39,10 +35,9 @@ final class SelfBtlModule implements BtlModule {
 
     private record Pending(byte tag, MemorySegment fragment) { }
 
-    SelfBtlModule(int rank, long maxSendSize) {
+    SelfBtlModule(int rank, BtlProperties properties) {
         this.rank = rank;
-        this.properties = new BtlProperties(EXCLUSIVITY, 0, 1_000_000, maxSendSize, maxSendSize,
-                EnumSet.of(BtlProperties.Flag.SEND));
+        this.properties = properties;
     }
 
     @Override

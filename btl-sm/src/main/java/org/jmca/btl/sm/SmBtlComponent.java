@@ -2,13 +2,15 @@ package org.jmca.btl.sm;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.EnumSet;
 import java.util.List;
+import org.jmca.btl.base.BtlBaseParameters;
 import org.jmca.btl.base.SharedRing;
 import org.jmca.mca.Availability;
-import org.jmca.mca.McaException;
 import org.jmca.mca.btl.BtlComponent;
 import org.jmca.mca.btl.BtlEnvironment;
 import org.jmca.mca.btl.BtlModule;
+import org.jmca.mca.btl.BtlProperties;
 import org.jmca.mca.param.Param;
 import org.jmca.mca.param.ParamType;
 import org.jmca.mca.param.ParameterRegistrar;
@@ -19,13 +21,16 @@ import org.jmca.mca.param.ParameterSpec;
  * segment directory ({@code /dev/shm} unless {@code btl_sm_directory} says otherwise) is writable.
  */
 public final class SmBtlComponent implements BtlComponent {
-    /** Above every network transport, below self. */
-    static final int EXCLUSIVITY = 65535;
+    /**
+     * Exclusivity above every network transport and below self; latency (ns), bandwidth (Mbit/s),
+     * eager limit, fragment size; sending alone until single copy is known to work.
+     */
+    static final BtlProperties DEFAULTS = new BtlProperties(65535, 200, 80_000, 4L * 1024, 128L * 1024,
+            EnumSet.of(BtlProperties.Flag.SEND));
 
     private Param<String> directory;
     private Param<Long> ringSize;
-    private Param<Long> eagerLimit;
-    private Param<Long> maxSendSize;
+    private BtlBaseParameters common;
     private Param<Boolean> singleCopy;
     private Param<Long> singleCopyMin;
 
@@ -50,14 +55,7 @@ public final class SmBtlComponent implements BtlComponent {
                         + " btl_sm_max_send_size).")
                 .level(5)
                 .build());
-        eagerLimit = registrar.register(ParameterSpec.builder("eager_limit", ParamType.SIZE, 4L * 1024)
-                .help("Largest message (with its 16-byte header) sent without a rendezvous.")
-                .level(4)
-                .build());
-        maxSendSize = registrar.register(ParameterSpec.builder("max_send_size", ParamType.SIZE, 128L * 1024)
-                .help("Largest fragment of a rendezvous message.")
-                .level(4)
-                .build());
+        common = BtlBaseParameters.register(registrar, DEFAULTS);
         singleCopy = registrar.register(ParameterSpec.builder("single_copy", ParamType.BOOL, true)
                 .help("Move large messages between direct buffers with one copy (process_vm_readv) where the kernel"
                         + " allows it (tried at start); false always uses two copies through the rings.")
@@ -88,18 +86,12 @@ public final class SmBtlComponent implements BtlComponent {
 
     @Override
     public List<BtlModule> createModules(BtlEnvironment environment) {
-        long ring = ringSize.get();
-        if (ring > Integer.MAX_VALUE || Long.bitCount(ring) != 1 || ring < 4 * (maxSendSize.get() + SharedRing.RECORD_HEADER)) {
-            throw new McaException("btl_sm_ring_size=" + ring + " (" + ringSize.source() + ") must be a power of two"
-                    + " and at least 4 x (btl_sm_max_send_size=" + maxSendSize.get() + " + " + SharedRing.RECORD_HEADER + ")");
-        }
-        if (maxSendSize.get() < eagerLimit.get()) {
-            throw new McaException("btl_sm_max_send_size=" + maxSendSize.get() + " (" + maxSendSize.source()
-                    + ") is below btl_sm_eager_limit=" + eagerLimit.get() + " (" + eagerLimit.source() + ")");
-        }
+        BtlProperties properties = common.properties();
+        int ring = SharedRing.capacity(ringSize, 4 * (properties.maxSendSize() + SharedRing.RECORD_HEADER),
+                "4 x (" + common.maxSendSize() + " + " + SharedRing.RECORD_HEADER + ")");
         Path dir = environment.sessionDirectory() != null ? environment.sessionDirectory() : Path.of(directory.get());
         Path file = dir.resolve(environment.jobId() + ".sm." + environment.rank());
         return List.of(new SmBtlModule(environment.rank(), environment.size(), environment.hostname(), file,
-                (int) ring, eagerLimit.get(), maxSendSize.get(), EXCLUSIVITY, singleCopyThreshold(environment.size())));
+                ring, properties, singleCopyThreshold(environment.size())));
     }
 }

@@ -32,9 +32,7 @@ final class SmBtlModule implements BtlModule {
 
     private final int rank;
     private final String hostname;
-    private final int exclusivity;
-    private final long eagerLimit;
-    private final long maxSendSize;
+    private final BtlProperties offered;
     /**
      * Why single copy cannot be used here ({@link CrossMemory#probe}), or null if it can; found on
      * a thread of its own while the job wires up, as linking process_vm_readv makes some thirty
@@ -57,15 +55,14 @@ final class SmBtlModule implements BtlModule {
     private boolean doorbellProbed;
 
     /** @param singleCopyMin the smallest message moved by single copy; {@code Long.MAX_VALUE}: never */
-    SmBtlModule(int rank, int size, String hostname, Path file, int ringCapacity, long eagerLimit, long maxSendSize,
-                int exclusivity, long singleCopyMin) {
+    /** @param offered what the module offers before single copy is known: sending alone */
+    SmBtlModule(int rank, int size, String hostname, Path file, int ringCapacity, BtlProperties offered,
+                long singleCopyMin) {
         this.rank = rank;
         this.hostname = hostname;
         this.own = SmSegment.create(file, size, ringCapacity, arena);
         this.singleCopyMin = singleCopyMin;
-        this.exclusivity = exclusivity;
-        this.eagerLimit = eagerLimit;
-        this.maxSendSize = maxSendSize;
+        this.offered = offered;
         this.singleCopyProbe = singleCopyMin == Long.MAX_VALUE ? null : new CompletableFuture<>();
         if (singleCopyProbe != null) {
             Thread.ofPlatform().daemon().name("btl-sm-probe").start(() -> singleCopyProbe.complete(CrossMemory.probe()));
@@ -89,9 +86,8 @@ final class SmBtlModule implements BtlModule {
         if (properties == null) {
             boolean singleCopy = singleCopyProbe != null && singleCopyProbe.join() == null;
             crossMemory = singleCopy ? new CrossMemory(arena) : null;
-            properties = new BtlProperties(exclusivity, 200, 80_000, eagerLimit, maxSendSize,
-                    singleCopy ? EnumSet.of(BtlProperties.Flag.SEND, BtlProperties.Flag.GET)
-                            : EnumSet.of(BtlProperties.Flag.SEND));
+            properties = singleCopy ? offered.withFlags(EnumSet.of(BtlProperties.Flag.SEND, BtlProperties.Flag.GET))
+                    : offered;
         }
         return properties;
     }

@@ -9,10 +9,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import org.jmca.mca.btl.BtlEndpoint;
 import org.jmca.mca.btl.BtlModule;
+import org.jmca.mca.btl.BtlProperties;
 import org.jmca.mca.btl.Peer;
 import org.jmca.mca.contract.BtlContractTest;
 import org.junit.jupiter.api.Test;
@@ -24,8 +26,8 @@ class SmBtlContractTest extends BtlContractTest {
     Path dir;
 
     private SmBtlModule module(int rank, int size, String job) {
-        return new SmBtlModule(rank, size, "localhost", dir.resolve(job + ".sm." + rank), 64 * 1024, 4096, 8192, 65535,
-                Long.MAX_VALUE);
+        return new SmBtlModule(rank, size, "localhost", dir.resolve(job + ".sm." + rank), 64 * 1024,
+                new BtlProperties(65535, 200, 80_000, 4096, 8192, EnumSet.of(BtlProperties.Flag.SEND)), Long.MAX_VALUE);
     }
 
     @Override

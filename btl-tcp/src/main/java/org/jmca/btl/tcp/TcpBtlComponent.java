@@ -1,13 +1,15 @@
 package org.jmca.btl.tcp;
 
+import java.util.EnumSet;
 import java.util.List;
+import org.jmca.btl.base.BtlBaseParameters;
 import org.jmca.btl.base.NetworkAddresses;
 import org.jmca.mca.Availability;
 import org.jmca.mca.Counter;
-import org.jmca.mca.McaException;
 import org.jmca.mca.btl.BtlComponent;
 import org.jmca.mca.btl.BtlEnvironment;
 import org.jmca.mca.btl.BtlModule;
+import org.jmca.mca.btl.BtlProperties;
 import org.jmca.mca.param.Param;
 import org.jmca.mca.param.ParamType;
 import org.jmca.mca.param.ParameterRegistrar;
@@ -18,13 +20,15 @@ import org.jmca.mca.param.ParameterSpec;
  * passes {@code btl_tcp_if_include} / {@code btl_tcp_if_exclude}.
  */
 public final class TcpBtlComponent implements BtlComponent {
+    /** Exclusivity, latency (ns), bandwidth (Mbit/s), eager limit, fragment size, and what it can do. */
+    static final BtlProperties DEFAULTS = new BtlProperties(100, 50_000, 10_000, 64L * 1024, 128L * 1024,
+            EnumSet.of(BtlProperties.Flag.SEND));
+
     private Param<List<String>> include;
     private Param<List<String>> exclude;
-    private Param<Long> eagerLimit;
-    private Param<Long> maxSendSize;
+    private BtlBaseParameters common;
     private Param<Long> maxQueued;
     private Param<Integer> connectTimeoutMs;
-    private Param<Integer> exclusivity;
     private Param<Integer> verbose;
 
     @Override
@@ -53,14 +57,7 @@ public final class TcpBtlComponent implements BtlComponent {
                 .help("Interfaces not to use, by name or subnet. Not with btl_tcp_if_include.")
                 .level(1)
                 .build());
-        eagerLimit = registrar.register(ParameterSpec.builder("eager_limit", ParamType.SIZE, 64L * 1024)
-                .help("Largest message (with its 16-byte header) sent without a rendezvous.")
-                .level(4)
-                .build());
-        maxSendSize = registrar.register(ParameterSpec.builder("max_send_size", ParamType.SIZE, 128L * 1024)
-                .help("Largest fragment of a rendezvous message; at least the eager limit.")
-                .level(4)
-                .build());
+        common = BtlBaseParameters.register(registrar, DEFAULTS);
         maxQueued = registrar.register(ParameterSpec.builder("max_queued", ParamType.SIZE, 8L * 1024 * 1024)
                 .help("Bytes queued for one peer (connecting, or its socket full) before sends wait.")
                 .level(6)
@@ -68,10 +65,6 @@ public final class TcpBtlComponent implements BtlComponent {
         connectTimeoutMs = registrar.register(ParameterSpec.builder("connect_timeout", ParamType.INT, 30_000)
                 .help("Milliseconds a connection may take before the peer counts as unreachable.")
                 .level(5)
-                .build());
-        exclusivity = registrar.register(ParameterSpec.builder("exclusivity", ParamType.INT, 100)
-                .help("Rank against other BTLs that reach the same peer; the highest reaching a peer is used.")
-                .level(7)
                 .build());
         verbose = registrar.register(ParameterSpec.builder("verbose", ParamType.INT, 0)
                 .help("Above 0: print the addresses each rank listens on and every refused connection.")
@@ -94,16 +87,11 @@ public final class TcpBtlComponent implements BtlComponent {
 
     @Override
     public List<BtlModule> createModules(BtlEnvironment environment) {
-        if (maxSendSize.get() < eagerLimit.get()) {
-            throw new McaException("btl_tcp_max_send_size=" + maxSendSize.get() + " (" + maxSendSize.source()
-                    + ") is below btl_tcp_eager_limit=" + eagerLimit.get() + " (" + eagerLimit.source() + ")");
-        }
+        BtlProperties properties = common.properties();
         if (connectTimeoutMs.get() <= 0) {
-            throw new McaException("btl_tcp_connect_timeout=" + connectTimeoutMs.get() + " ("
-                    + connectTimeoutMs.source() + ") must be positive");
+            throw connectTimeoutMs.invalid("must be positive");
         }
-        TcpSettings settings = new TcpSettings(eagerLimit.get(), maxSendSize.get(), maxQueued.get(),
-                connectTimeoutMs.get() * 1_000_000L, exclusivity.get());
+        TcpSettings settings = new TcpSettings(properties, maxQueued.get(), connectTimeoutMs.get() * 1_000_000L);
         TcpBtlModule module = new TcpBtlModule(environment.rank(), environment.hostname(), environment.jobKey(),
                 selectedAddresses(), settings, line -> System.err.println("jmca: " + line));
         if (verbose.get() > 0) {

@@ -14,14 +14,13 @@ import java.nio.channels.SocketChannel;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.EnumSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.ToLongFunction;
-import org.jmca.btl.tcp.TcpEndpoint.State;
 import org.jmca.btl.base.NetworkAddresses;
+import org.jmca.btl.tcp.TcpEndpoint.State;
 import org.jmca.mca.Counter;
 import org.jmca.mca.PerformanceVariable;
 import org.jmca.mca.btl.Bridge;
@@ -109,8 +108,7 @@ final class TcpBtlModule implements BtlModule {
         this.keyDigest = TcpWire.keyDigest(jobKey);
         this.settings = settings;
         this.log = log;
-        this.properties = new BtlProperties(settings.exclusivity(), 50_000, 10_000, settings.eagerLimit(),
-                settings.maxSendSize(), EnumSet.of(BtlProperties.Flag.SEND));
+        this.properties = settings.properties();
         this.payloadCopy = ByteBuffer.allocateDirect(Math.toIntExact(settings.maxSendSize()));
         this.payloadCopySegment = MemorySegment.ofBuffer(payloadCopy);
         this.headerCopy = ByteBuffer.allocateDirect(Math.toIntExact(settings.maxSendSize()));

@@ -1,16 +1,19 @@
 package org.jmca.btl.tcp;
 
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import org.jmca.btl.base.NetworkAddresses;
-import org.jmca.mca.contract.BtlContractTest;
 import org.jmca.mca.btl.BtlModule;
+import org.jmca.mca.btl.BtlProperties;
+import org.jmca.mca.contract.BtlContractTest;
 
 class TcpBtlContractTest extends BtlContractTest {
     static final byte[] KEY = "the job key of this test".getBytes();
 
     static TcpSettings settings() {
-        return new TcpSettings(4096, 16 * 1024, 64 * 1024, 10_000_000_000L, 100);
+        return new TcpSettings(new BtlProperties(100, 50_000, 10_000, 4096, 16 * 1024,
+                EnumSet.of(BtlProperties.Flag.SEND)), 64 * 1024, 10_000_000_000L);
     }
 
     static List<NetworkAddresses.Address> loopback() {

@@ -1,11 +1,13 @@
 package org.jmca.btl.thread;
 
+import java.util.EnumSet;
 import java.util.List;
+import org.jmca.btl.base.BtlBaseParameters;
 import org.jmca.btl.base.SharedRing;
-import org.jmca.mca.McaException;
 import org.jmca.mca.btl.BtlComponent;
 import org.jmca.mca.btl.BtlEnvironment;
 import org.jmca.mca.btl.BtlModule;
+import org.jmca.mca.btl.BtlProperties;
 import org.jmca.mca.param.Param;
 import org.jmca.mca.param.ParamType;
 import org.jmca.mca.param.ParameterRegistrar;
@@ -19,12 +21,16 @@ import org.jmca.mca.param.ParameterSpec;
  * ranks are processes.
  */
 public final class ThreadBtlComponent implements BtlComponent {
-    /** Above sm, as self: thread never reaches its own rank and self reaches nothing else. */
-    static final int EXCLUSIVITY = 65536;
+    /**
+     * Exclusivity above sm, as self's (thread never reaches its own rank and self reaches nothing
+     * else); latency (ns), bandwidth (Mbit/s), eager limit, fragment size; a message above the
+     * eager limit is read by the receiver straight from the sender's memory, heap included.
+     */
+    static final BtlProperties DEFAULTS = new BtlProperties(65536, 100, 400_000, 4L * 1024, 8L * 1024,
+            EnumSet.of(BtlProperties.Flag.SEND, BtlProperties.Flag.GET, BtlProperties.Flag.HEAP));
 
     private Param<Long> ringSize;
-    private Param<Long> eagerLimit;
-    private Param<Long> maxSendSize;
+    private BtlBaseParameters common;
 
     @Override
     public String name() {
@@ -43,15 +49,7 @@ public final class ThreadBtlComponent implements BtlComponent {
                         + " btl_thread_max_send_size); every pair of ranks has two.")
                 .level(5)
                 .build());
-        eagerLimit = registrar.register(ParameterSpec.builder("eager_limit", ParamType.SIZE, 4L * 1024)
-                .help("Largest message (with its 16-byte header) copied through the ring; a larger one is read"
-                        + " by the receiver straight from the sender's memory.")
-                .level(4)
-                .build());
-        maxSendSize = registrar.register(ParameterSpec.builder("max_send_size", ParamType.SIZE, 8L * 1024)
-                .help("Largest fragment through the ring.")
-                .level(4)
-                .build());
+        common = BtlBaseParameters.register(registrar, DEFAULTS);
     }
 
     @Override
@@ -59,19 +57,11 @@ public final class ThreadBtlComponent implements BtlComponent {
         if (environment.threadJob() == null) {
             return List.of(); // the ranks are processes: nobody to reach in this JVM
         }
-        long ring = ringSize.get();
-        if (ring > Integer.MAX_VALUE || Long.bitCount(ring) != 1
-                || ring < 4 * (maxSendSize.get() + SharedRing.RECORD_HEADER)) {
-            throw new McaException("btl_thread_ring_size=" + ring + " (" + ringSize.source() + ") must be a power of"
-                    + " two and at least 4 x (btl_thread_max_send_size=" + maxSendSize.get() + " + "
-                    + SharedRing.RECORD_HEADER + ")");
-        }
-        if (maxSendSize.get() < eagerLimit.get()) {
-            throw new McaException("btl_thread_max_send_size=" + maxSendSize.get() + " (" + maxSendSize.source()
-                    + ") is below btl_thread_eager_limit=" + eagerLimit.get() + " (" + eagerLimit.source() + ")");
-        }
+        BtlProperties properties = common.properties();
+        int ring = SharedRing.capacity(ringSize, 4 * (properties.maxSendSize() + SharedRing.RECORD_HEADER),
+                "4 x (" + common.maxSendSize() + " + " + SharedRing.RECORD_HEADER + ")");
         ThreadFabric fabric = (ThreadFabric) environment.threadJob()
-                .computeIfAbsent("btl.thread", key -> new ThreadFabric(environment.size(), (int) ring));
-        return List.of(new ThreadBtlModule(environment.rank(), fabric, eagerLimit.get(), maxSendSize.get()));
+                .computeIfAbsent("btl.thread", key -> new ThreadFabric(environment.size(), ring));
+        return List.of(new ThreadBtlModule(environment.rank(), fabric, properties));
     }
 }

@@ -3,7 +3,6 @@ package org.jmca.btl.thread;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import org.jmca.btl.base.IncomingRings;
@@ -37,11 +36,10 @@ final class ThreadBtlModule implements BtlModule {
     private record Endpoint(int rank, ThreadBtlModule module, SharedRing outgoing) implements BtlEndpoint {
     }
 
-    ThreadBtlModule(int rank, ThreadFabric fabric, long eagerLimit, long maxSendSize) {
+    ThreadBtlModule(int rank, ThreadFabric fabric, BtlProperties properties) {
         this.rank = rank;
         this.fabric = fabric;
-        this.properties = new BtlProperties(ThreadBtlComponent.EXCLUSIVITY, 100, 400_000, eagerLimit, maxSendSize,
-                EnumSet.of(BtlProperties.Flag.SEND, BtlProperties.Flag.GET, BtlProperties.Flag.HEAP));
+        this.properties = properties;
         fabric.join(rank, this);
     }
 

@@ -22,7 +22,7 @@ class ThreadBtlContractTest extends BtlContractTest {
         ThreadFabric fabric = new ThreadFabric(size, 64 * 1024);
         List<BtlModule> modules = new ArrayList<>();
         for (int rank = 0; rank < size; rank++) {
-            modules.add(new ThreadBtlModule(rank, fabric, 4096, 8192));
+            modules.add(new ThreadBtlModule(rank, fabric, ThreadBtlComponent.DEFAULTS));
         }
         List<Peer> peers = IntStream.range(0, size).mapToObj(r -> new Peer(r, "h", java.util.Map.of())).toList();
         modules.forEach(m -> m.addPeers(peers));

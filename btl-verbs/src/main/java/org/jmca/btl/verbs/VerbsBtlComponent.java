@@ -1,13 +1,17 @@
 package org.jmca.btl.verbs;
 
 import java.nio.file.Path;
+import java.util.EnumSet;
 import java.util.List;
+import org.jmca.btl.base.BtlBaseParameters;
 import org.jmca.btl.base.EmulatedDevice;
+import org.jmca.btl.base.SharedRing;
 import org.jmca.mca.Availability;
 import org.jmca.mca.McaException;
 import org.jmca.mca.btl.BtlComponent;
 import org.jmca.mca.btl.BtlEnvironment;
 import org.jmca.mca.btl.BtlModule;
+import org.jmca.mca.btl.BtlProperties;
 import org.jmca.mca.param.Param;
 import org.jmca.mca.param.ParamType;
 import org.jmca.mca.param.ParameterRegistrar;
@@ -20,9 +24,20 @@ import org.jmca.mca.param.ParameterSpec;
  * verbs device between the job's processes on this host.
  */
 public final class VerbsBtlComponent implements BtlComponent {
-    private Param<String> device;
-    private Param<Long> eagerLimit;
-    private Param<Long> maxSendSize;
+    /**
+     * Exclusivity above tcp, latency (ns) and bandwidth (Mbit/s) of an InfiniBand HCA, the eager
+     * limit, and the largest fragment (the size of every send and receive buffer).
+     */
+    static final BtlProperties DEFAULTS = new BtlProperties(1024, 2_000, 40_000, 12L * 1024, 16L * 1024,
+            EnumSet.of(BtlProperties.Flag.SEND, BtlProperties.Flag.GET, BtlProperties.Flag.PUT));
+
+    private enum Device { AUTO, SOFT }
+
+    /** How the software device reaches other ports: of this host by shared memory, or all by socket. */
+    private enum SoftWire { AUTO, SOCKET }
+
+    private Param<Device> device;
+    private BtlBaseParameters common;
     private Param<Integer> receiveBuffers;
     private Param<Integer> sendBuffers;
     private Param<Integer> maxConnections;
@@ -36,7 +51,7 @@ public final class VerbsBtlComponent implements BtlComponent {
     private Param<Double> softUdDuplicate;
     private Param<Double> softUdReorder;
     private Param<Integer> softSeed;
-    private Param<String> softWire;
+    private Param<SoftWire> softWire;
     private Param<Integer> verbose;
 
     @Override
@@ -51,15 +66,12 @@ public final class VerbsBtlComponent implements BtlComponent {
 
     @Override
     public void registerParameters(ParameterRegistrar registrar) {
-        device = registrar.register(ParameterSpec.builder("device", ParamType.STRING, "auto")
+        device = registrar.register(ParameterSpec.builder("device", ParamType.enumOf(Device.class), Device.AUTO)
                 .help("auto: an InfiniBand device found by rdma-core; soft: the software verbs device, which keeps"
                         + " the verbs semantics between the processes of a job (for machines without an HCA): shared"
                         + " memory on a host, a socket between hosts.")
                 .level(3).build());
-        eagerLimit = registrar.register(ParameterSpec.builder("eager_limit", ParamType.SIZE, 12L * 1024)
-                .help("Largest message (with its header) sent without a rendezvous.").level(4).build());
-        maxSendSize = registrar.register(ParameterSpec.builder("max_send_size", ParamType.SIZE, 16L * 1024)
-                .help("Largest fragment, and the size of every send and receive buffer.").level(4).build());
+        common = BtlBaseParameters.register(registrar, DEFAULTS);
         receiveBuffers = registrar.register(ParameterSpec.builder("receive_buffers", ParamType.INT, 8)
                 .help("Receive buffers pre-posted per connection: the credits a peer has.").level(4).build());
         sendBuffers = registrar.register(ParameterSpec.builder("send_buffers", ParamType.INT, 64)
@@ -97,7 +109,7 @@ public final class VerbsBtlComponent implements BtlComponent {
         verbose = registrar.register(ParameterSpec.builder("verbose", ParamType.INT, 0)
                 .help("1: print every connection's state changes and connection-manager message on stderr.").level(5)
                 .build());
-        softWire = registrar.register(ParameterSpec.builder("soft_wire", ParamType.STRING, "auto")
+        softWire = registrar.register(ParameterSpec.builder("soft_wire", ParamType.enumOf(SoftWire.class), SoftWire.AUTO)
                 .help("Software device: auto reaches ports on this host through shared memory and ports on other hosts"
                         + " by socket; socket reaches every port by socket (to exercise the wire on one host).")
                 .level(6).build());
@@ -113,12 +125,12 @@ public final class VerbsBtlComponent implements BtlComponent {
     @Override
     public Availability probe() {
         switch (device.get()) {
-            case "soft" -> {
+            case SOFT -> {
                 String why = SoftVerbs.probe();
                 return why == null ? Availability.AVAILABLE
                         : Availability.unavailable("the software verbs device needs cross-memory copies: " + why);
             }
-            case "auto" -> {
+            case AUTO -> {
                 RdmaCore.Survey survey = RdmaCore.survey();
                 if (survey.devices().isEmpty()) {
                     return Availability.unavailable(survey.whyNone()
@@ -131,9 +143,8 @@ public final class VerbsBtlComponent implements BtlComponent {
                             + e.getMessage() + "; btl_verbs_device=soft runs the software verbs device instead");
                 }
             }
-            default -> throw new McaException("btl_verbs_device=" + device.get() + " (" + device.source()
-                    + ") is not one of auto, soft");
         }
+        throw new AssertionError(device.get());
     }
 
     @Override
@@ -142,44 +153,33 @@ public final class VerbsBtlComponent implements BtlComponent {
             throw new McaException("btl/verbs cannot run here: " + reason);
         }
         VerbsSettings settings = settings();
-        if (device.get().equals("auto")) {
+        if (device.get() == Device.AUTO) {
             return List.of(new VerbsBtlModule(environment.rank(), environment.size(), RdmaCoreVerbs.open(null),
                     settings));
         }
         Path fabric = EmulatedDevice.directory(environment, "verbs", "btl/verbs: the software device");
         SoftFaults faults = new SoftFaults(softSeed.get() + environment.rank(), softUdLoss.get(), softUdDuplicate.get(),
                 softUdReorder.get());
-        boolean socketToEveryPort = switch (softWire.get()) {
-            case "auto" -> false;
-            case "socket" -> true;
-            default -> throw new McaException("btl_verbs_soft_wire=" + softWire.get() + " (" + softWire.source()
-                    + ") is not one of auto, socket");
-        };
+        boolean socketToEveryPort = softWire.get() == SoftWire.SOCKET;
         SoftVerbs soft = SoftVerbs.open(fabric, environment.rank() + 1, environment.size(), settings.ringBytes(),
                 faults, new SoftVerbs.Network(environment.hostname(), environment.jobKey(), socketToEveryPort));
         return List.of(new VerbsBtlModule(environment.rank(), environment.size(), soft, settings));
     }
 
     VerbsSettings settings() {
-        long ring = softRingSize.get();
-        if (ring > 1 << 30 || Long.bitCount(ring) != 1 || ring < 1024) {
-            throw new McaException("btl_verbs_soft_ring_size=" + ring + " (" + softRingSize.source()
-                    + ") must be a power of two between 1 KiB and 1 GiB");
+        int ring = SharedRing.capacity(softRingSize, 1024, "1 KiB");
+        BtlProperties properties = common.properties();
+        if (properties.maxSendSize() > ring / 4) {
+            throw common.maxSendSize().invalid("is above a quarter of " + softRingSize
+                    + ", the software device's largest message");
         }
-        if (maxSendSize.get() < eagerLimit.get()) {
-            throw new McaException("btl_verbs_max_send_size=" + maxSendSize.get() + " (" + maxSendSize.source()
-                    + ") is below btl_verbs_eager_limit=" + eagerLimit.get() + " (" + eagerLimit.source() + ")");
+        for (Param<Integer> count : List.of(receiveBuffers, sendBuffers)) {
+            if (count.get() < 1) {
+                throw count.invalid("must be positive");
+            }
         }
-        if (maxSendSize.get() > ring / 4) {
-            throw new McaException("btl_verbs_max_send_size=" + maxSendSize.get() + " (" + maxSendSize.source()
-                    + ") is above a quarter of btl_verbs_soft_ring_size=" + ring + ", the software device's largest"
-                    + " message");
-        }
-        positive("receive_buffers", receiveBuffers);
-        positive("send_buffers", sendBuffers);
         if (maxConnections.get() < 0) {
-            throw new McaException("btl_verbs_max_conn=" + maxConnections.get() + " (" + maxConnections.source()
-                    + ") must be 0 (no limit) or positive");
+            throw maxConnections.invalid("must be 0 (no limit) or positive");
         }
         VictimPolicy policy;
         try {
@@ -187,14 +187,8 @@ public final class VerbsBtlComponent implements BtlComponent {
         } catch (IllegalArgumentException e) {
             throw new McaException(e.getMessage());
         }
-        return new VerbsSettings(eagerLimit.get(), (int) (long) maxSendSize.get(), receiveBuffers.get(),
-                sendBuffers.get(), maxConnections.get(), policy, registrationCache.get(), registrationCacheSize.get(),
-                pipelineFragSize.get(), cmRetry.get() * 1_000_000L, (int) ring, verbose.get() > 0);
-    }
-
-    private static void positive(String name, Param<Integer> param) {
-        if (param.get() < 1) {
-            throw new McaException("btl_verbs_" + name + "=" + param.get() + " (" + param.source() + ") must be positive");
-        }
+        return new VerbsSettings(properties, receiveBuffers.get(), sendBuffers.get(), maxConnections.get(), policy,
+                registrationCache.get(), registrationCacheSize.get(), pipelineFragSize.get(), cmRetry.get() * 1_000_000L,
+                ring, verbose.get() > 0);
     }
 }

@@ -14,6 +14,8 @@ import java.util.Set;
 import org.jmca.btl.base.RegistrationCache;
 import org.jmca.btl.verbs.Ibv.QpState;
 import org.jmca.btl.verbs.VerbsEndpoint.State;
+import org.jmca.common.verbs.UdDevice;
+import org.jmca.common.verbs.UdPort;
 import org.jmca.mca.Counter;
 import org.jmca.mca.McaException;
 import org.jmca.mca.PerformanceVariable;
@@ -22,8 +24,6 @@ import org.jmca.mca.btl.BtlModule;
 import org.jmca.mca.btl.BtlProperties;
 import org.jmca.mca.btl.BtlReceiver;
 import org.jmca.mca.btl.Peer;
-import org.jmca.mca.verbs.UdDevice;
-import org.jmca.mca.verbs.UdPort;
 
 /**
  * {@code btl/verbs}: fragments over RC queue pairs, one per peer, made on demand through a UD
@@ -193,8 +193,7 @@ final class VerbsBtlModule implements BtlModule {
 
     @Override
     public BtlProperties properties() {
-        return new BtlProperties(1024, 2_000, 40_000, settings.eagerLimit(), settings.maxSendSize(),
-                java.util.EnumSet.of(BtlProperties.Flag.SEND, BtlProperties.Flag.GET, BtlProperties.Flag.PUT));
+        return settings.properties();
     }
 
     @Override

@@ -1,10 +1,12 @@
 package org.jmca.btl.verbs;
 
+import org.jmca.mca.btl.BtlProperties;
+
 /**
  * The verbs module's tunables, from the {@code btl_verbs_*} parameters.
  *
- * @param eagerLimit       largest message sent without a rendezvous
- * @param maxSendSize      largest fragment: the size of every send and receive buffer
+ * @param properties       the common BTL parameters' values; the largest fragment is the size of every send and
+ *                         receive buffer
  * @param receiveBuffers   receive buffers pre-posted per connection: the peer's credits
  * @param sendBuffers      registered send buffers of the module, shared by all connections
  * @param maxConnections   connections kept at most (0: no limit); more are torn down (ACTS)
@@ -16,7 +18,10 @@ package org.jmca.btl.verbs;
  * @param ringBytes        software device: bytes of each inbound ring
  * @param verbose          print every connection's state changes and connection-manager message
  */
-record VerbsSettings(long eagerLimit, int maxSendSize, int receiveBuffers, int sendBuffers, int maxConnections,
+record VerbsSettings(BtlProperties properties, int receiveBuffers, int sendBuffers, int maxConnections,
                      VictimPolicy policy, boolean registrationCache, long registrationCacheBytes, long pipelineBlock,
                      long cmRetryNanos, int ringBytes, boolean verbose) {
+    int maxSendSize() {
+        return (int) properties.maxSendSize();
+    }
 }

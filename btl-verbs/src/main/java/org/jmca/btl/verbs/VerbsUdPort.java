@@ -5,7 +5,7 @@ import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.util.List;
 import org.jmca.btl.verbs.Ibv.QpState;
-import org.jmca.mca.verbs.UdPort;
+import org.jmca.common.verbs.UdPort;
 
 /**
  * A UD queue pair of its own on btl/verbs's device, for coll/mcast: receives of one MTU (plus the

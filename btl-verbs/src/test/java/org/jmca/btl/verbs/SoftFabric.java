@@ -9,6 +9,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
 import org.jmca.mca.btl.BtlEndpoint;
+import org.jmca.mca.btl.BtlProperties;
 import org.jmca.mca.btl.Peer;
 
 /** Verbs modules of a job on the software device, all in this JVM, wired up to each other. */
@@ -20,7 +21,8 @@ final class SoftFabric implements AutoCloseable {
     final List<List<BtlEndpoint>> endpoints = new ArrayList<>();
 
     static VerbsSettings settings(int maxConnections, VictimPolicy policy) {
-        return new VerbsSettings(4096, 16 * 1024, 8, 64, maxConnections, policy, true, 64L << 20, 128 * 1024,
+        return new VerbsSettings(new BtlProperties(1024, 2_000, 40_000, 4096, 16 * 1024,
+                VerbsBtlComponent.DEFAULTS.flags()), 8, 64, maxConnections, policy, true, 64L << 20, 128 * 1024,
                 2_000_000L, 128 * 1024, false);
     }
 

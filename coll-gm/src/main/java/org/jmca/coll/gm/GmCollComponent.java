@@ -2,12 +2,12 @@ package org.jmca.coll.gm;
 
 import java.nio.file.Path;
 import java.util.List;
+import org.jmca.common.gm.GmNic;
+import org.jmca.common.gm.GmPort;
 import org.jmca.mca.McaException;
 import org.jmca.mca.coll.CollCommunicator;
 import org.jmca.mca.coll.CollComponent;
 import org.jmca.mca.coll.CollOffer;
-import org.jmca.mca.gm.GmNic;
-import org.jmca.mca.gm.GmPort;
 import org.jmca.mca.param.Param;
 import org.jmca.mca.param.ParamType;
 import org.jmca.mca.param.ParameterRegistrar;
@@ -123,13 +123,11 @@ public final class GmCollComponent implements CollComponent {
     GmSettings settings() {
         long eager = eagerLimit.get();
         if (eager < 0 || eager + 48 > GmPort.maxLengthForSize(20)) {
-            throw new McaException("coll_gm_eager_limit=" + eager + " (" + eagerLimit.source()
-                    + ") must be between 0 and 1 MiB");
+            throw eagerLimit.invalid("must be between 0 and 1 MiB");
         }
         for (Param<Integer> count : List.of(window, fanout, sendTokens, smallBuffers, largeBuffers, connectTimeout)) {
             if (count.get() < 1) {
-                throw new McaException("coll_gm_" + count.name() + "=" + count.get() + " (" + count.source()
-                        + ") must be positive");
+                throw count.invalid("must be positive");
             }
         }
         if (pipelineBlock.get() < 0) {

@@ -7,12 +7,12 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.jmca.common.gm.GmEvent;
+import org.jmca.common.gm.GmNic;
+import org.jmca.common.gm.GmPort;
+import org.jmca.common.gm.GmPriority;
+import org.jmca.common.gm.GmStatus;
 import org.jmca.mca.McaException;
-import org.jmca.mca.gm.GmEvent;
-import org.jmca.mca.gm.GmNic;
-import org.jmca.mca.gm.GmPort;
-import org.jmca.mca.gm.GmPriority;
-import org.jmca.mca.gm.GmStatus;
 
 /**
  * The GM level of coll/gm (the CollGM paper's section 3.2): one port of its own for all of the

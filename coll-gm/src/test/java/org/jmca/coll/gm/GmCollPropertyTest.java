@@ -2,7 +2,6 @@ package org.jmca.coll.gm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -23,13 +22,13 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.IntRange;
 import org.jmca.btl.gm.EmulatedGmPort;
+import org.jmca.common.gm.GmNic;
+import org.jmca.common.gm.GmPort;
 import org.jmca.mca.coll.CollCall;
 import org.jmca.mca.coll.CollCommunicator;
 import org.jmca.mca.coll.CollFunction;
 import org.jmca.mca.coll.CollRequest;
 import org.jmca.mca.coll.Reduction;
-import org.jmca.mca.gm.GmNic;
-import org.jmca.mca.gm.GmPort;
 import org.jmca.mca.pml.PmlRequest;
 
 /**

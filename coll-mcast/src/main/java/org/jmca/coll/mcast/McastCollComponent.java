@@ -7,6 +7,7 @@ import java.net.SocketException;
 import java.util.ArrayList;
 import java.util.List;
 import org.jmca.btl.base.NetworkAddresses;
+import org.jmca.common.verbs.UdDevice;
 import org.jmca.mca.Counter;
 import org.jmca.mca.McaException;
 import org.jmca.mca.PerformanceVariable;
@@ -18,7 +19,6 @@ import org.jmca.mca.param.ParamType;
 import org.jmca.mca.param.ParameterRegistrar;
 import org.jmca.mca.param.ParameterSpec;
 import org.jmca.mca.progress.ProgressEngine;
-import org.jmca.mca.verbs.UdDevice;
 
 /**
  * {@code coll/mcast}: broadcast over IP multicast made reliable (the paper on InfiniBand hardware
@@ -236,23 +236,20 @@ public final class McastCollComponent implements CollComponent {
         positive(window, ackEvery, retransmitMicros, nackDelayMicros, detachAfter);
         for (Param<Integer> count : List.of(coroots, credits)) {
             if (count.get() < 0) {
-                throw new McaException("coll_mcast_" + count.name() + "=" + count.get() + " (" + count.source()
-                        + ") must not be negative");
+                throw count.invalid("must not be negative");
             }
         }
         if (ackEvery.get() > window.get()) {
-            throw new McaException("coll_mcast_ack_every=" + ackEvery.get() + " (" + ackEvery.source()
-                    + ") is larger than coll_mcast_window=" + window.get() + " (" + window.source()
-                    + "): the root's window would fill before any acknowledgement comes");
+            throw ackEvery.invalid("is larger than " + window
+                    + ": the root's window would fill before any acknowledgement comes");
         }
         long fragment = fragmentSize.get();
         if (fragment < 64 || fragment > Packet.MAX_DATAGRAM - Packet.HEADER) {
-            throw new McaException("coll_mcast_fragment_size=" + fragment + " (" + fragmentSize.source()
-                    + ") must be between 64 and " + (Packet.MAX_DATAGRAM - Packet.HEADER) + " bytes (one UDP datagram)");
+            throw fragmentSize.invalid("must be between 64 and " + (Packet.MAX_DATAGRAM - Packet.HEADER)
+                    + " bytes (one UDP datagram)");
         }
         if (maxSize.get() < 0 || maxSize.get() > Integer.MAX_VALUE) {
-            throw new McaException("coll_mcast_max_size=" + maxSize.get() + " (" + maxSize.source()
-                    + ") must be between 0 and 2 GiB");
+            throw maxSize.invalid("must be between 0 and 2 GiB");
         }
         if (attachWaitMicros.get() < 0) {
             throw new McaException("coll_mcast_attach_wait_us=" + attachWaitMicros.get() + " ("
@@ -260,8 +257,7 @@ public final class McastCollComponent implements CollComponent {
         }
         for (Param<Double> rate : List.of(dropRate, dupRate, reorderRate)) {
             if (!(rate.get() >= 0 && rate.get() < 1)) {
-                throw new McaException("coll_mcast_" + rate.name() + "=" + rate.get() + " (" + rate.source()
-                        + ") must be at least 0 and below 1");
+                throw rate.invalid("must be at least 0 and below 1");
             }
         }
         return new McastSettings(reliability.get(), coroots.get(), window.get(), ackEvery.get(), credits.get(),
@@ -274,8 +270,7 @@ public final class McastCollComponent implements CollComponent {
     private static void positive(Param<Integer>... counts) {
         for (Param<Integer> count : counts) {
             if (count.get() < 1) {
-                throw new McaException("coll_mcast_" + count.name() + "=" + count.get() + " (" + count.source()
-                        + ") must be positive");
+                throw count.invalid("must be positive");
             }
         }
     }

@@ -1,8 +1,8 @@
 package org.jmca.coll.mcast;
 
 import java.nio.ByteBuffer;
-import org.jmca.mca.verbs.UdDevice;
-import org.jmca.mca.verbs.UdPort;
+import org.jmca.common.verbs.UdDevice;
+import org.jmca.common.verbs.UdPort;
 
 /**
  * UD multicast on btl/verbs's device (the software verbs device, or an HCA): the paper's own

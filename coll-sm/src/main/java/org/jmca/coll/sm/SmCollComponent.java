@@ -3,9 +3,8 @@ package org.jmca.coll.sm;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Set;
-import org.jmca.mca.McaException;
-import org.jmca.mca.coll.CollCommunicator;
 import org.jmca.mca.coll.CollCall;
+import org.jmca.mca.coll.CollCommunicator;
 import org.jmca.mca.coll.CollComponent;
 import org.jmca.mca.coll.CollFunction;
 import org.jmca.mca.coll.CollModule;
@@ -63,7 +62,7 @@ public final class SmCollComponent implements CollComponent {
         }
         long slot = slotSize.get();
         if (slot < SmCollLayout.BLOCK || slot % SmCollLayout.BLOCK != 0 || slot > Integer.MAX_VALUE) {
-            throw new McaException("coll_sm_slot_size=" + slot + " (" + slotSize.source() + ") must be a positive"
+            throw slotSize.invalid("must be a positive"
                     + " multiple of " + SmCollLayout.BLOCK + " below 2 GiB");
         }
         if (comm.progressEngine() == null) {

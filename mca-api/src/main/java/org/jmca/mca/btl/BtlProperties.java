@@ -34,4 +34,9 @@ public record BtlProperties(int exclusivity, long latencyNanos, long bandwidthMb
                     + maxSendSize);
         }
     }
+
+    /** The same properties with other operations (a module that learns at start what it can do). */
+    public BtlProperties withFlags(Set<Flag> other) {
+        return new BtlProperties(exclusivity, latencyNanos, bandwidthMbps, eagerLimit, maxSendSize, other);
+    }
 }

@@ -1,6 +1,7 @@
 package org.jmca.mca.param;
 
 import java.util.Objects;
+import org.jmca.mca.McaException;
 
 /**
  * A registered parameter: its declaration, its current value and where that value came from.
@@ -57,6 +58,15 @@ public final class Param<T> {
                     + " (scope read-only); set it with --mca " + name() + " VALUE or JMCA_MCA_" + name() + " instead");
         }
         setting = new Setting<>(value, new ValueSource(ValueSource.Kind.API, ""));
+    }
+
+    /**
+     * The error to throw when this parameter's value cannot work: it names the parameter, its
+     * value and where the value came from, then says why ({@code "is below " + other} reads
+     * "btl_sm_max_send_size=1k (command line --mca) is below btl_sm_eager_limit=4k (default)").
+     */
+    public McaException invalid(String why) {
+        return new McaException(this + " " + why);
     }
 
     void freeze() {

@@ -1,4 +1,0 @@
-package org.jmca.mca.gm;
-
-/** {@code GM_LOW_PRIORITY}, {@code GM_HIGH_PRIORITY}: two independent streams, each in order. */
-public enum GmPriority { LOW, HIGH }
