@@ -6,8 +6,6 @@ import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.Buffer;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,8 +21,15 @@ import org.jmca.mca.pml.SendMode;
 import org.jmca.rte.WireUpException;
 import org.jmca.runtime.Collectives;
 import org.jmca.runtime.Communicator;
+import org.jmca.runtime.ContextAgreement;
+import org.jmca.runtime.Intercommunicators;
+import org.jmca.runtime.InternalCollectives;
 import org.jmca.runtime.JobRuntime;
+import org.jmca.runtime.Keyvals;
 import org.jmca.runtime.MpiError;
+import org.jmca.runtime.Packing;
+import org.jmca.runtime.PointToPointCollectives.Blocks;
+import org.jmca.runtime.PointToPointCollectives;
 import org.jmca.runtime.Type;
 import org.jmca.runtime.UserBuffer;
 
@@ -245,13 +250,17 @@ public class Comm implements Freeable, Cloneable {
         return call("MPI_Comm_idup", rt -> {
             Comm copy = sameKind(this + "'s idup");
             Map<String, String> hints = infoHints;
-            copy.idup = new Request(this, new ContextAgreement(this, rt, context -> {
-                if (inter()) {
-                    copy.bindInter(rt, context, core.jobRanks, core.peers);
-                } else {
-                    copy.bind(rt, context, core.jobRanks, hints);
+            copy.idup = new Request(this, new ContextAgreement(core, rt, context -> {
+                try {
+                    if (inter()) {
+                        copy.bindInter(rt, context, core.jobRanks, core.peers);
+                    } else {
+                        copy.bind(rt, context, core.jobRanks, hints);
+                    }
+                    inherit(copy);
+                } catch (MPIException e) {
+                    throw new McaException(e.getMessage(), e);
                 }
-                inherit(copy);
             }), null);
             return copy;
         });
@@ -269,7 +278,7 @@ public class Comm implements Freeable, Cloneable {
 
     /** A new context agreed by every rank of {@code parent}, the largest any proposes ({@link JobRuntime#agree}). Collective. */
     static int agreeOnContext(JobRuntime rt, Comm parent) throws MPIException {
-        return rt.agree(value -> InternalCollectives.allreduceMax(parent, value));
+        return rt.agree(value -> InternalCollectives.allreduceMax(parent.core, value));
     }
 
     /** A communicator of this one's kind, to be bound. */
@@ -344,77 +353,8 @@ public class Comm implements Freeable, Cloneable {
 
     /** MPI_Intercomm_create with this communicator as the local one and {@code bridge} as the peer. */
     private Intercomm intercommOver(Comm bridge, int localLeader, int remoteLeader, int tag) throws MPIException {
-        return call("MPI_Intercomm_create", rt -> {
-            if (isInter()) {
-                throw new MPIException(MPI.ERR_COMM, "the local communicator " + this + " is an intercommunicator");
-            }
-            if (localLeader < 0 || localLeader >= size()) {
-                throw new MPIException(MPI.ERR_RANK, "local leader " + localLeader + " is not a rank of " + this);
-            }
-            if (Arrays.stream(core.jobRanks).anyMatch(r -> r >= rt.job.size())) {
-                throw new MPIException(MPI.ERR_COMM, this + " has processes of another job: createIntercomm takes"
-                        + " groups of this job's processes (use accept/connect or merge between jobs)");
-            }
-            // the leader tells the group what came back: {0, ranks...}, or {error class} if it failed
-            int[] told = null;
-            int leader = -1;
-            if (rank() == localLeader) {
-                try {
-                    checkSendTag(tag);
-                    leader = bridge.core().destination(remoteLeader);
-                    if (leader >= rt.job.size()) {
-                        throw new MPIException(MPI.ERR_COMM, "the remote leader is a process of another job:"
-                                + " createIntercomm takes groups of this job's processes");
-                    }
-                    int[] theirs = leadersExchange(rt, core.jobRanks, leader, tag, bridge.core.context, rt.job.size());
-                    told = new int[1 + theirs.length];
-                    System.arraycopy(theirs, 0, told, 1, theirs.length);
-                } catch (MPIException | MpiError e) {
-                    // the group waits for the leader's word: it must hear of a failure too
-                    MPIException error = e instanceof MpiError r ? new MPIException(r.errorClass(), r.getMessage())
-                            : (MPIException) e;
-                    InternalCollectives.bcast(this, new int[] {error.getErrorClass()}, localLeader, rt.job.size() + 1);
-                    throw error;
-                }
-            }
-            told = InternalCollectives.bcast(this, told, localLeader, rt.job.size() + 1);
-            if (told[0] != 0) {
-                throw new MPIException(told[0], "the local leader (rank " + localLeader + " of " + this + ") could"
-                        + " not reach the remote leader (it reports why)");
-            }
-            int remoteLeaderRank = leader;
-            // the largest over both groups: each group's, swapped by the leaders over the bridge
-            int context = rt.agree(value -> {
-                int local = InternalCollectives.allreduceMax(this, value);
-                int[] theirs = rank() == localLeader
-                        ? leadersExchange(rt, new int[] {local}, remoteLeaderRank, tag, bridge.core.context, 1) : null;
-                return Math.max(local, InternalCollectives.bcast(this, theirs, localLeader, 1)[0]);
-            });
-            Intercomm inter = new Intercomm(this + " intercomm(" + tag + ")");
-            inter.bindInter(rt, context, core.jobRanks, Arrays.copyOfRange(told, 1, told.length));
-            inter.setErrhandler(errhandler());
-            return inter;
-        });
-    }
-
-    /**
-     * Sends {@code mine} to {@code leader} and returns what it sent this way (up to {@code
-     * capacity} ints), on {@code context} with {@code tag}.
-     */
-    static int[] leadersExchange(JobRuntime rt, int[] mine, int leader, int tag, int context, int capacity)
-            throws MPIException {
-        if (leader < 0) {
-            throw new MPIException(MPI.ERR_RANK, "the remote leader is MPI.PROC_NULL");
-        }
-        int[] theirs = new int[capacity];
-        PmlRequest receive = rt.pml.irecv(MemorySegment.ofArray(theirs), leader, tag, context);
-        PmlRequest send = rt.pml.isend(MemorySegment.ofArray(mine), leader, tag, context, SendMode.STANDARD);
-        rt.progress.waitUntil(() -> receive.isComplete() && send.isComplete());
-        if (receive.status().truncated()) {
-            throw new MPIException(MPI.ERR_TRUNCATE, "the remote leader sent more than the " + capacity
-                    + " ints expected");
-        }
-        return Arrays.copyOf(theirs, (int) (receive.status().byteCount() / Integer.BYTES));
+        return call("MPI_Intercomm_create", rt -> Intercomm.of(this, rt, Intercommunicators.create(rt, core,
+                localLeader, () -> MPIException.unchecked(bridge::core), remoteLeader, tag)));
     }
 
     /** MPI.CART, MPI.GRAPH, MPI.DIST_GRAPH, or MPI.UNDEFINED for a communicator without a topology. */
@@ -435,7 +375,10 @@ public class Comm implements Freeable, Cloneable {
     }
 
     public static void freeKeyval(int keyval) throws MPIException {
-        KEYVALS.free(keyval);
+        MPIException.mapped(() -> {
+            KEYVALS.free(keyval);
+            return null;
+        });
     }
 
     public void setAttr(int keyval, Object value) throws MPIException {
@@ -581,7 +524,7 @@ public class Comm implements Freeable, Cloneable {
         return started(core.startRecv(buf, count, Datatype.use(type), source, tag));
     }
 
-    private Request started(Communicator.Started started) {
+    final Request started(Communicator.Started started) {
         return started.request() == null ? Request.completed(this, procNullStatus())
                 : new Request(this, started.request(), started.afterReceive());
     }
@@ -589,11 +532,12 @@ public class Comm implements Freeable, Cloneable {
     private Request startBuffered(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
         checkSendTag(tag);
         int to = destination(dest);
-        UserBuffer data = Buffers.of(buf, count, type, false);
+        UserBuffer data = Datatype.buffer(buf, count, type, false);
         if (to < 0) {
             return Request.completed(this, procNullStatus());
         }
-        return MPI.bufferedSends().send(this, data.segment(), to, tag);
+        MPI.bufferedSends().send(core, data.segment(), to, tag);
+        return Request.completed(this, new Status(MPI.ANY_SOURCE, MPI.ANY_TAG, MPI.SUCCESS, 0, false));
     }
 
     // ---- blocking point-to-point ------------------------------------------------------------
@@ -663,7 +607,7 @@ public class Comm implements Freeable, Cloneable {
     public Status sendRecvReplace(Object buf, int count, Datatype type, int dest, int sendtag, int source,
                                   int recvtag) throws MPIException {
         return call("MPI_Sendrecv_replace", rt -> {
-            UserBuffer original = Buffers.of(buf, count, type, false);
+            UserBuffer original = Datatype.buffer(buf, count, type, false);
             byte[] copy = original.segment().toArray(ValueLayout.JAVA_BYTE);
             Request receive = startRecv(buf, count, type, source, recvtag);
             int to = destination(dest);
@@ -747,34 +691,8 @@ public class Comm implements Freeable, Cloneable {
     private Request allToAllw(String operation, Buffer sendBuf, int[] sendCount, int[] sDispls, Datatype[] sendTypes,
                               Buffer recvBuf, int[] recvCount, int[] rDispls, Datatype[] recvTypes)
             throws MPIException {
-        return call(operation, rt -> {
-            int[] peers = core.peers;
-            int n = peers.length;
-            for (Object array : new Object[] {sendCount, sDispls, sendTypes, recvCount, rDispls, recvTypes}) {
-                if (array == null || java.lang.reflect.Array.getLength(array) < n) {
-                    throw new MPIException(MPI.ERR_ARG, "alltoallw needs counts, displacements and types for each of"
-                            + " the " + n + " " + peerNames());
-                }
-            }
-            int tag = core.port.nextTag();
-            int context = core.context;
-            List<PmlRequest> operations = new ArrayList<>();
-            List<Runnable> unpack = new ArrayList<>();
-            for (int r = 0; r < n; r++) {
-                UserBuffer in = Buffers.of(Buffers.atByte(recvBuf, rDispls[r]), recvCount[r], recvTypes[r], true);
-                operations.add(rt.pml.irecv(in.segment(), peers[r], tag, context + 1));
-                if (in.afterReceive() != null) {
-                    unpack.add(in.afterReceive());
-                }
-            }
-            for (int r = 0; r < n; r++) {
-                MemorySegment out = Buffers.of(Buffers.atByte(sendBuf, sDispls[r]), sendCount[r], sendTypes[r],
-                        false).segment();
-                operations.add(rt.pml.isend(out, peers[r], tag, context + 1, SendMode.STANDARD));
-            }
-            return new Request(this, PmlRequest.allOf(operations), unpack.isEmpty() ? null
-                    : () -> unpack.forEach(Runnable::run));
-        });
+        return call(operation, rt -> started(PointToPointCollectives.allToAllw(core, sendBuf, sendCount, sDispls,
+                Datatype.use(sendTypes), recvBuf, recvCount, rDispls, Datatype.use(recvTypes))));
     }
 
     // ---- neighbourhood collectives ----------------------------------------------------------------
@@ -793,142 +711,60 @@ public class Comm implements Freeable, Cloneable {
     /** Every neighbour gets {@code sendbuf}; block i of {@code recvbuf} comes from in-neighbour i. */
     public void neighborAllGather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
                                   Datatype recvtype) throws MPIException {
-        neighbours("MPI_Neighbor_allgather", Blocks.whole(sendbuf, sendcount, sendtype),
-                Blocks.even(recvbuf, recvcount, recvtype)).waitFor();
+        neighbours("MPI_Neighbor_allgather", Blocks.whole(sendbuf, sendcount, Datatype.use(sendtype)),
+                Blocks.even(recvbuf, recvcount, Datatype.use(recvtype))).waitFor();
     }
 
     public Request iNeighborAllGather(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf,
                                       int recvcount, Datatype recvtype) throws MPIException {
-        return neighbours("MPI_Ineighbor_allgather", Blocks.whole(sendbuf, sendcount, sendtype),
-                Blocks.even(recvbuf, recvcount, recvtype));
+        return neighbours("MPI_Ineighbor_allgather", Blocks.whole(sendbuf, sendcount, Datatype.use(sendtype)),
+                Blocks.even(recvbuf, recvcount, Datatype.use(recvtype)));
     }
 
     /** As neighborAllGather, the block from in-neighbour i with {@code recvcount[i]} elements at {@code displs[i]}. */
     public void neighborAllGatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int[] recvcount,
                                    int[] displs, Datatype recvtype) throws MPIException {
-        neighbours("MPI_Neighbor_allgatherv", Blocks.whole(sendbuf, sendcount, sendtype),
-                Blocks.varying(recvbuf, recvcount, displs, recvtype)).waitFor();
+        neighbours("MPI_Neighbor_allgatherv", Blocks.whole(sendbuf, sendcount, Datatype.use(sendtype)),
+                Blocks.varying(recvbuf, recvcount, displs, Datatype.use(recvtype))).waitFor();
     }
 
     public Request iNeighborAllGatherv(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf,
                                        int[] recvcount, int[] displs, Datatype recvtype) throws MPIException {
-        return neighbours("MPI_Ineighbor_allgatherv", Blocks.whole(sendbuf, sendcount, sendtype),
-                Blocks.varying(recvbuf, recvcount, displs, recvtype));
+        return neighbours("MPI_Ineighbor_allgatherv", Blocks.whole(sendbuf, sendcount, Datatype.use(sendtype)),
+                Blocks.varying(recvbuf, recvcount, displs, Datatype.use(recvtype)));
     }
 
     /** Block j of {@code sendbuf} goes to out-neighbour j; block i of {@code recvbuf} comes from in-neighbour i. */
     public void neighborAllToAll(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
                                  Datatype recvtype) throws MPIException {
-        neighbours("MPI_Neighbor_alltoall", Blocks.even(sendbuf, sendcount, sendtype),
-                Blocks.even(recvbuf, recvcount, recvtype)).waitFor();
+        neighbours("MPI_Neighbor_alltoall", Blocks.even(sendbuf, sendcount, Datatype.use(sendtype)),
+                Blocks.even(recvbuf, recvcount, Datatype.use(recvtype))).waitFor();
     }
 
     public Request iNeighborAllToAll(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int recvcount,
                                      Datatype recvtype) throws MPIException {
-        return neighbours("MPI_Ineighbor_alltoall", Blocks.even(sendbuf, sendcount, sendtype),
-                Blocks.even(recvbuf, recvcount, recvtype));
+        return neighbours("MPI_Ineighbor_alltoall", Blocks.even(sendbuf, sendcount, Datatype.use(sendtype)),
+                Blocks.even(recvbuf, recvcount, Datatype.use(recvtype)));
     }
 
     public void neighborAllToAllv(Object sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype, Object recvbuf,
                                   int[] recvcount, int[] rdispls, Datatype recvtype) throws MPIException {
-        neighbours("MPI_Neighbor_alltoallv", Blocks.varying(sendbuf, sendcount, sdispls, sendtype),
-                Blocks.varying(recvbuf, recvcount, rdispls, recvtype)).waitFor();
+        neighbours("MPI_Neighbor_alltoallv", Blocks.varying(sendbuf, sendcount, sdispls, Datatype.use(sendtype)),
+                Blocks.varying(recvbuf, recvcount, rdispls, Datatype.use(recvtype))).waitFor();
     }
 
     public Request iNeighborAllToAllv(Buffer sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype,
                                       Buffer recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype)
             throws MPIException {
-        return neighbours("MPI_Ineighbor_alltoallv", Blocks.varying(sendbuf, sendcount, sdispls, sendtype),
-                Blocks.varying(recvbuf, recvcount, rdispls, recvtype));
+        return neighbours("MPI_Ineighbor_alltoallv",
+                Blocks.varying(sendbuf, sendcount, sdispls, Datatype.use(sendtype)),
+                Blocks.varying(recvbuf, recvcount, rdispls, Datatype.use(recvtype)));
     }
 
-    /**
-     * One side of a neighbourhood collective: the whole buffer to every neighbour ({@code counts}
-     * null), or one block per neighbour, of {@code count} elements one after another ({@code
-     * counts} empty) or of {@code counts[i]} at {@code displs[i]}.
-     */
-    record Blocks(Object buffer, int count, int[] counts, int[] displs, Datatype type) {
-        static Blocks whole(Object buffer, int count, Datatype type) {
-            return new Blocks(buffer, count, null, null, type);
-        }
-
-        static Blocks even(Object buffer, int count, Datatype type) {
-            return new Blocks(buffer, count, new int[0], null, type);
-        }
-
-        static Blocks varying(Object buffer, int[] counts, int[] displs, Datatype type) {
-            return new Blocks(buffer, 0, counts, displs, type);
-        }
-
-        /** {counts, displacements} of {@code n} blocks. */
-        int[][] layout(int n, String what) throws MPIException {
-            if (counts.length == 0) {
-                int[] each = new int[n];
-                int[] at = new int[n];
-                for (int i = 0; i < n; i++) {
-                    each[i] = count;
-                    at[i] = i * count;
-                }
-                return new int[][] {each, at};
-            }
-            if (counts.length < n || displs == null || displs.length < n) {
-                throw new MPIException(MPI.ERR_COUNT, "the " + what + " counts and displacements need " + n
-                        + " entries, one per neighbour");
-            }
-            return new int[][] {counts, displs};
-        }
-
-        MemorySegment slice(MemorySegment all, int[][] layout, int i) {
-            return all.asSlice((long) layout[1][i] * type.size(), (long) layout[0][i] * type.size());
-        }
-    }
-
-    /** One neighbourhood collective: an {@link #exchange} with the topology's neighbours. */
+    /** One neighbourhood collective: an exchange with the topology's neighbours. */
     private Request neighbours(String operation, Blocks send, Blocks receive) throws MPIException {
-        return call(operation, rt -> exchange(rt, send, outNeighbours(), receive, inNeighbours()));
-    }
-
-    /**
-     * A collective as point-to-point messages on the collective context, under one tag every
-     * rank draws alike: block j of {@code send} to {@code out[j]}, block i of {@code receive}
-     * from {@code in[i]} (ranks as point-to-point calls name them; MPI.PROC_NULL is skipped).
-     */
-    final Request exchange(JobRuntime rt, Blocks send, int[] out, Blocks receive, int[] in) throws MPIException {
-        int tag = core.port.nextTag();
-        List<PmlRequest> operations = new ArrayList<>();
-        if (out.length > 0 && send.counts() == null) {
-            MemorySegment whole = Buffers.of(send.buffer(), send.count(), send.type(), false).segment();
-            for (int to : out) {
-                send(rt, operations, whole, to, tag);
-            }
-        } else if (out.length > 0) {
-            int[][] layout = send.layout(out.length, "send");
-            MemorySegment all = Buffers.of(send.buffer(), Collectives.span(layout[0], layout[1]), send.type(),
-                    false).segment();
-            for (int j = 0; j < out.length; j++) {
-                send(rt, operations, send.slice(all, layout, j), out[j], tag);
-            }
-        }
-        Runnable unpack = null;
-        if (in.length > 0) {
-            int[][] layout = receive.layout(in.length, "receive");
-            UserBuffer target = Buffers.of(receive.buffer(), Collectives.span(layout[0], layout[1]),
-                    receive.type(), true);
-            for (int i = 0; i < in.length; i++) {
-                if (in[i] != MPI.PROC_NULL) {
-                    operations.add(rt.pml.irecv(receive.slice(target.segment(), layout, i), core.peers[in[i]], tag,
-                            core.context + 1));
-                }
-            }
-            unpack = target.afterReceive();
-        }
-        return new Request(this, PmlRequest.allOf(operations), unpack);
-    }
-
-    private void send(JobRuntime rt, List<PmlRequest> operations, MemorySegment data, int to, int tag) {
-        if (to != MPI.PROC_NULL) {
-            operations.add(rt.pml.isend(data, core.peers[to], tag, core.context + 1, SendMode.STANDARD));
-        }
+        return call(operation, rt -> started(PointToPointCollectives.exchange(core, send, outNeighbours(), receive,
+                inNeighbours())));
     }
 
     // ---- packing ---------------------------------------------------------------------------
@@ -938,12 +774,7 @@ public class Comm implements Freeable, Cloneable {
      * byte {@code position}; returns the position after them.
      */
     public int pack(Object inbuf, int incount, Datatype type, byte[] outbuf, int position) throws MPIException {
-        return call("MPI_Pack", rt -> {
-            MemorySegment packed = Buffers.of(inbuf, incount, type, false).segment();
-            checkRoom(outbuf, position, packed.byteSize(), "pack into");
-            MemorySegment.copy(packed, 0, MemorySegment.ofArray(outbuf), position, packed.byteSize());
-            return position + (int) packed.byteSize();
-        });
+        return call("MPI_Pack", rt -> Packing.pack(inbuf, incount, Datatype.use(type), outbuf, position));
     }
 
     /**
@@ -951,16 +782,7 @@ public class Comm implements Freeable, Cloneable {
      * byte {@code position}; returns the position after them.
      */
     public int unpack(byte[] inbuf, int position, Object outbuf, int outcount, Datatype type) throws MPIException {
-        return call("MPI_Unpack", rt -> {
-            UserBuffer target = Buffers.of(outbuf, outcount, type, true);
-            long bytes = target.segment().byteSize();
-            checkRoom(inbuf, position, bytes, "unpack from");
-            MemorySegment.copy(MemorySegment.ofArray(inbuf), position, target.segment(), 0, bytes);
-            if (target.afterReceive() != null) {
-                target.afterReceive().run();
-            }
-            return position + (int) bytes;
-        });
+        return call("MPI_Unpack", rt -> Packing.unpack(inbuf, position, outbuf, outcount, Datatype.use(type)));
     }
 
     /** The bytes {@link #pack} needs for {@code incount} elements of {@code type}. */
@@ -972,14 +794,6 @@ public class Comm implements Freeable, Cloneable {
             }
             return Math.multiplyExact(incount, type.getSize());
         });
-    }
-
-    private static void checkRoom(byte[] buffer, int position, long bytes, String what) throws MPIException {
-        if (buffer == null || position < 0 || position + bytes > buffer.length) {
-            throw new MPIException(MPI.ERR_TRUNCATE, "cannot " + what + " a byte[] of "
-                    + (buffer == null ? "null" : buffer.length) + " bytes at position " + position + ": " + bytes
-                    + " bytes needed");
-        }
     }
 
     // ---- probing ---------------------------------------------------------------------------
@@ -1411,9 +1225,9 @@ public class Comm implements Freeable, Cloneable {
             throw new MPIException(MPI.ERR_OP, "the operation is null");
         }
         Reduction reduction = op.bind(type);
-        MemorySegment in = Buffers.of(inBuf, count, type, false).segment();
-        UserBuffer inOut = Buffers.of(inOutBuf, count, type, true);
-        MemorySegment.copy(Buffers.of(inOutBuf, count, type, false).segment(), 0, inOut.segment(), 0,
+        MemorySegment in = Datatype.buffer(inBuf, count, type, false).segment();
+        UserBuffer inOut = Datatype.buffer(inOutBuf, count, type, true);
+        MemorySegment.copy(Datatype.buffer(inOutBuf, count, type, false).segment(), 0, inOut.segment(), 0,
                 inOut.segment().byteSize());
         reduction.apply(in, inOut.segment(), count);
         if (inOut.afterReceive() != null) {

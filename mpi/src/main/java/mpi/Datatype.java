@@ -1,8 +1,12 @@
 package mpi;
 
+import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
+import org.jmca.runtime.Keyvals;
 import org.jmca.runtime.MpiError;
 import org.jmca.runtime.Type;
 import org.jmca.runtime.TypeLayout;
+import org.jmca.runtime.UserBuffer;
 
 /**
  * A datatype. The predefined types of Open MPI's Java bindings each map to one Java array type
@@ -174,7 +178,10 @@ public final class Datatype implements Freeable, Cloneable {
     }
 
     public static void freeKeyval(int keyval) throws MPIException {
-        KEYVALS.free(keyval);
+        MPIException.mapped(() -> {
+            KEYVALS.free(keyval);
+            return null;
+        });
     }
 
     public void setAttr(int keyval, Object value) throws MPIException {
@@ -191,7 +198,7 @@ public final class Datatype implements Freeable, Cloneable {
     }
 
     private static int keyval(int keyval) throws MPIException {
-        return KEYVALS.check(keyval);
+        return MPIException.mapped(() -> KEYVALS.check(keyval));
     }
 
     /** A complex type: two of {@code part} (MPI.FLOAT_COMPLEX, MPI.DOUBLE_COMPLEX). */
@@ -249,6 +256,16 @@ public final class Datatype implements Freeable, Cloneable {
         }
     }
 
+    /** {@code count} elements of {@code type} in {@code buf} (an array or a buffer), as the runtime moves them. */
+    static UserBuffer buffer(Object buf, int count, Datatype type, boolean forReceive) throws MPIException {
+        return MPIException.mapped(() -> UserBuffer.of(buf, count, use(type), forReceive));
+    }
+
+    /** The bytes of {@code count} elements of {@code type} in {@code buf}, without a copy where they are contiguous. */
+    static MemorySegment segment(Object buf, int count, Datatype type, boolean forReceive) throws MPIException {
+        return MPIException.mapped(() -> UserBuffer.segment(buf, count, use(type), forReceive));
+    }
+
     /** The type as a buffer's layout: committed and not freed, or MPI_ERR_TYPE. */
     TypeLayout layoutForUse() throws MPIException {
         try {
@@ -261,6 +278,11 @@ public final class Datatype implements Freeable, Cloneable {
     /** The runtime's side of {@code type}, or null for null: the runtime checks it where it uses it. */
     static Type use(Datatype type) {
         return type == null ? null : type.type;
+    }
+
+    /** The runtime's types of {@code types}, element by element; null for null. */
+    static Type[] use(Datatype[] types) {
+        return types == null ? null : Arrays.stream(types).map(Datatype::use).toArray(Type[]::new);
     }
 
 
@@ -278,6 +300,11 @@ public final class Datatype implements Freeable, Cloneable {
     }
 
     /** A primitive type: one array element per datatype element. */
+    /** A predefined type the runtime defines. */
+    static Datatype predefined(Type type) {
+        return new Datatype(type);
+    }
+
     static Datatype primitive(String name, int size, Type.Base base, Class<?> arrayType, Class<?> bufferType) {
         return new Datatype(Type.primitive(name, size, base, arrayType, bufferType));
     }

@@ -1,6 +1,7 @@
 package mpi;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.Buffer;
@@ -19,8 +20,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
+import org.jmca.mca.McaException;
+import org.jmca.rte.WireUpException;
 import org.jmca.runtime.FilePieces;
+import org.jmca.runtime.MpiError;
 import org.jmca.runtime.SharedFilePointer;
+import org.jmca.runtime.TwoPhaseIo;
 import org.jmca.runtime.TypeLayout;
 import org.jmca.runtime.UserBuffer;
 import org.jmca.runtime.ViewLayout;
@@ -127,7 +132,7 @@ public class File {
         }
         this.channel = opened;
         this.shared = new SharedFilePointer(path, made[1]);
-        this.collective = new TwoPhaseIo(group, channel, aggregators, forWrites, forReads);
+        this.collective = new TwoPhaseIo(group.core, channel, aggregators, forWrites, forReads);
         if ((amode & MPI.MODE_APPEND) != 0) {
             position = getSize();
             group.barrier();
@@ -234,6 +239,10 @@ public class File {
             throw handle(operation, ioError(e, "I/O error on " + path + ":"));
         } catch (MPIException e) {
             throw handle(operation, e);
+        } catch (MpiError e) { // from the two-phase exchange's collectives
+            throw handle(operation, new MPIException(e.errorClass(), e.getMessage()));
+        } catch (McaException | WireUpException | UncheckedIOException e) {
+            throw handle(operation, new MPIException(MPI.ERR_OTHER, e.getMessage()));
         }
     }
 
@@ -548,7 +557,7 @@ public class File {
     /** The memory side of one access: the bytes to write, or where read bytes go. */
     private record Memory(UserBuffer buffer, long bytes) {
         static Memory of(Object buf, int count, Datatype type, boolean forRead) throws MPIException {
-            UserBuffer buffer = Buffers.of(buf, count, type, forRead);
+            UserBuffer buffer = Datatype.buffer(buf, count, type, forRead);
             return new Memory(buffer, buffer.segment().byteSize());
         }
 

@@ -2,6 +2,7 @@ package mpi;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.jmca.runtime.InternalCollectives;
 
 /**
  * A communicator with a graph topology: a graph every rank knows whole ({@link
@@ -84,7 +85,7 @@ public final class GraphComm extends Intracomm {
                 mine.add(new int[] {sources[i], destinations[at], weighted ? weights[at] : 0});
             }
         }
-        int[] counts = comm.call("MPI_Dist_graph_create", rt -> InternalCollectives.allgather(comm,
+        int[] counts = comm.call("MPI_Dist_graph_create", rt -> InternalCollectives.allgather(comm.core,
                 new int[] {mine.size()}));
         int most = java.util.Arrays.stream(counts).max().orElse(0);
         int[] flat = new int[1 + 3 * most];
@@ -92,7 +93,7 @@ public final class GraphComm extends Intracomm {
         for (int i = 0; i < mine.size(); i++) {
             System.arraycopy(mine.get(i), 0, flat, 1 + 3 * i, 3);
         }
-        int[] all = comm.call("MPI_Dist_graph_create", rt -> InternalCollectives.allgather(comm, flat));
+        int[] all = comm.call("MPI_Dist_graph_create", rt -> InternalCollectives.allgather(comm.core, flat));
         List<int[]> in = new ArrayList<>();
         List<int[]> out = new ArrayList<>();
         for (int r = 0; r < comm.size(); r++) {

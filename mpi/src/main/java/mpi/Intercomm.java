@@ -8,7 +8,13 @@ import java.util.Map;
 import org.jmca.mca.coll.Reduction;
 import org.jmca.mca.pml.PmlRequest;
 import org.jmca.mca.pml.SendMode;
+import org.jmca.runtime.DynamicProcesses;
+import org.jmca.runtime.Intercommunicators;
+import org.jmca.runtime.InternalCollectives;
 import org.jmca.runtime.JobRuntime;
+import org.jmca.runtime.PointToPointCollectives.Blocks;
+import org.jmca.runtime.PointToPointCollectives;
+import org.jmca.runtime.Spawning;
 import org.jmca.runtime.UserBuffer;
 
 /**
@@ -28,8 +34,25 @@ public class Intercomm extends Comm {
     private static final int[] NONE = {};
     private static final int TAG_LEADERS = -14;
 
+    /** The intercommunicator to the parent job, for a job that spawn started; else null. */
+    private static Intercomm parent;
+
     Intercomm(String name) {
         super(name);
+    }
+
+    /** The intercommunicator accept, connect or spawn made over {@code local}, with its error handler. */
+    static Intercomm of(Comm local, JobRuntime rt, DynamicProcesses.Connected connected) throws MPIException {
+        Intercomm inter = new Intercomm(connected.name());
+        inter.bindInter(rt, connected.context(), local.core.jobRanks, connected.remote());
+        inter.setErrhandler(local.errhandler());
+        return inter;
+    }
+
+    /** A spawned job's MPI.Init: connects to the parent, which accepts in its spawn. */
+    static void connectToParent(JobRuntime rt, String port) throws MPIException {
+        parent = of(MPI.COMM_WORLD, rt, MPIException.mapped(() -> Spawning.connectToParent(rt, MPI.COMM_WORLD.core,
+                port)));
     }
 
     /**
@@ -38,7 +61,6 @@ public class Intercomm extends Comm {
      */
     public static Intercomm getParent() throws MPIException {
         MPI.COMM_WORLD.runtime();
-        Intercomm parent = Spawning.parent();
         if (parent != null) {
             return parent;
         }
@@ -113,7 +135,7 @@ public class Intercomm extends Comm {
 
     /** The largest {@code value} over both groups. */
     private int largestOverBoth(JobRuntime rt, int value) throws MPIException {
-        int local = InternalCollectives.allreduceMax(this, value);
+        int local = InternalCollectives.allreduceMax(core, value);
         return Math.max(local, withRemote(rt, new int[] {local})[0]);
     }
 
@@ -124,12 +146,12 @@ public class Intercomm extends Comm {
     private int[] withRemote(JobRuntime rt, int[] mine) throws MPIException {
         int[] both = null;
         if (rank() == 0) {
-            int[] theirs = leadersExchange(rt, mine, core.peers[0], TAG_LEADERS, core.context + 1, mine.length);
+            int[] theirs = Intercommunicators.leadersExchange(rt, mine, core.peers[0], TAG_LEADERS, core.context + 1, mine.length);
             both = new int[2 * mine.length];
             System.arraycopy(theirs, 0, both, 0, mine.length);
             System.arraycopy(mine, 0, both, mine.length, mine.length);
         }
-        return InternalCollectives.bcast(this, both, 0, 2 * mine.length);
+        return InternalCollectives.bcast(core, both, 0, 2 * mine.length);
     }
 
     // ---- collectives ------------------------------------------------------------------------
@@ -150,14 +172,14 @@ public class Intercomm extends Comm {
             throws MPIException {
         return call(operation, rt -> {
             if (root == MPI.ROOT) {
-                return rootSends ? exchange(rt, rootSide, everyRemote(), null, NONE)
-                        : exchange(rt, null, NONE, rootSide, everyRemote());
+                return rootSends ? exchange(rootSide, everyRemote(), null, NONE)
+                        : exchange(null, NONE, rootSide, everyRemote());
             }
             if (root == MPI.PROC_NULL) {
-                return exchange(rt, null, NONE, null, NONE);
+                return exchange(null, NONE, null, NONE);
             }
             int[] fromRoot = {remoteRoot(root)};
-            return rootSends ? exchange(rt, null, NONE, otherSide, fromRoot) : exchange(rt, otherSide, fromRoot, null,
+            return rootSends ? exchange(null, NONE, otherSide, fromRoot) : exchange(otherSide, fromRoot, null,
                     NONE);
         });
     }
@@ -172,9 +194,14 @@ public class Intercomm extends Comm {
         return root;
     }
 
+    /** Sends {@code send}'s blocks to the ranks {@code out}, receives {@code receive}'s from {@code in}. */
+    private Request exchange(Blocks send, int[] out, Blocks receive, int[] in) {
+        return started(PointToPointCollectives.exchange(core, send, out, receive, in));
+    }
+
     /** An exchange between the groups: {@code send} to every remote rank, {@code receive} from each. */
     private Request between(String operation, Blocks send, Blocks receive) throws MPIException {
-        return call(operation, rt -> exchange(rt, send, everyRemote(), receive, everyRemote()));
+        return call(operation, rt -> exchange(send, everyRemote(), receive, everyRemote()));
     }
 
     @Override
@@ -185,7 +212,7 @@ public class Intercomm extends Comm {
     @Override
     public Request iBarrier() throws MPIException {
         byte[] none = new byte[0];
-        return between("MPI_Barrier", Blocks.whole(none, 0, MPI.BYTE), Blocks.even(none, 0, MPI.BYTE));
+        return between("MPI_Barrier", Blocks.whole(none, 0, Datatype.use(MPI.BYTE)), Blocks.even(none, 0, Datatype.use(MPI.BYTE)));
     }
 
     @Override
@@ -199,7 +226,7 @@ public class Intercomm extends Comm {
     }
 
     private Request bcast(String operation, Object buf, int count, Datatype type, int root) throws MPIException {
-        return rooted(operation, root, true, Blocks.whole(buf, count, type), Blocks.even(buf, count, type));
+        return rooted(operation, root, true, Blocks.whole(buf, count, Datatype.use(type)), Blocks.even(buf, count, Datatype.use(type)));
     }
 
     @Override
@@ -216,8 +243,8 @@ public class Intercomm extends Comm {
 
     private Request iGatherAny(String operation, Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
                                int recvcount, Datatype recvtype, int root) throws MPIException {
-        return rooted(operation, root, false, Blocks.even(recvbuf, recvcount, recvtype),
-                Blocks.whole(sendbuf, sendcount, sendtype));
+        return rooted(operation, root, false, Blocks.even(recvbuf, recvcount, Datatype.use(recvtype)),
+                Blocks.whole(sendbuf, sendcount, Datatype.use(sendtype)));
     }
 
     @Override
@@ -258,8 +285,8 @@ public class Intercomm extends Comm {
 
     private Request gatherv(String operation, Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
                             int[] recvcount, int[] displs, Datatype recvtype, int root) throws MPIException {
-        return rooted(operation, root, false, Blocks.varying(recvbuf, recvcount, displs, recvtype),
-                Blocks.whole(sendbuf, sendcount, sendtype));
+        return rooted(operation, root, false, Blocks.varying(recvbuf, recvcount, displs, Datatype.use(recvtype)),
+                Blocks.whole(sendbuf, sendcount, Datatype.use(sendtype)));
     }
 
     @Override
@@ -276,8 +303,8 @@ public class Intercomm extends Comm {
 
     private Request scatter(String operation, Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
                             int recvcount, Datatype recvtype, int root) throws MPIException {
-        return rooted(operation, root, true, Blocks.even(sendbuf, sendcount, sendtype),
-                Blocks.even(recvbuf, recvcount, recvtype));
+        return rooted(operation, root, true, Blocks.even(sendbuf, sendcount, Datatype.use(sendtype)),
+                Blocks.even(recvbuf, recvcount, Datatype.use(recvtype)));
     }
 
     @Override
@@ -318,8 +345,8 @@ public class Intercomm extends Comm {
 
     private Request scatterv(String operation, Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype,
                              Object recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
-        return rooted(operation, root, true, Blocks.varying(sendbuf, sendcount, displs, sendtype),
-                Blocks.even(recvbuf, recvcount, recvtype));
+        return rooted(operation, root, true, Blocks.varying(sendbuf, sendcount, displs, Datatype.use(sendtype)),
+                Blocks.even(recvbuf, recvcount, Datatype.use(recvtype)));
     }
 
     @Override
@@ -336,8 +363,8 @@ public class Intercomm extends Comm {
 
     private Request allGather(String operation, Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
                               int recvcount, Datatype recvtype) throws MPIException {
-        return between(operation, Blocks.whole(notInPlace(sendbuf, operation), sendcount, sendtype),
-                Blocks.even(recvbuf, recvcount, recvtype));
+        return between(operation, Blocks.whole(notInPlace(sendbuf, operation), sendcount, Datatype.use(sendtype)),
+                Blocks.even(recvbuf, recvcount, Datatype.use(recvtype)));
     }
 
     @Override
@@ -354,36 +381,35 @@ public class Intercomm extends Comm {
 
     private Request allGatherv(String operation, Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
                                int[] recvcount, int[] displs, Datatype recvtype) throws MPIException {
-        return between(operation, Blocks.whole(notInPlace(sendbuf, operation), sendcount, sendtype),
-                Blocks.varying(recvbuf, recvcount, displs, recvtype));
+        return between(operation, Blocks.whole(notInPlace(sendbuf, operation), sendcount, Datatype.use(sendtype)),
+                Blocks.varying(recvbuf, recvcount, displs, Datatype.use(recvtype)));
     }
 
     @Override
     public void allToAll(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
                          Datatype recvtype) throws MPIException {
-        between("MPI_Alltoall", Blocks.even(notInPlace(sendbuf, "MPI_Alltoall"), sendcount, sendtype),
-                Blocks.even(recvbuf, recvcount, recvtype)).waitFor();
+        between("MPI_Alltoall", Blocks.even(notInPlace(sendbuf, "MPI_Alltoall"), sendcount, Datatype.use(sendtype)),
+                Blocks.even(recvbuf, recvcount, Datatype.use(recvtype))).waitFor();
     }
 
     @Override
     public Request iAllToAll(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int recvcount,
                              Datatype recvtype) throws MPIException {
-        return between("MPI_Ialltoall", Blocks.even(notInPlace(sendbuf, "MPI_Ialltoall"), sendcount, sendtype),
-                Blocks.even(recvbuf, recvcount, recvtype));
+        return between("MPI_Ialltoall", Blocks.even(notInPlace(sendbuf, "MPI_Ialltoall"), sendcount, Datatype.use(sendtype)),
+                Blocks.even(recvbuf, recvcount, Datatype.use(recvtype)));
     }
 
     @Override
     public void allToAllv(Object sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype, Object recvbuf,
                           int[] recvcount, int[] rdispls, Datatype recvtype) throws MPIException {
-        between("MPI_Alltoallv", Blocks.varying(notInPlace(sendbuf, "MPI_Alltoallv"), sendcount, sdispls, sendtype),
-                Blocks.varying(recvbuf, recvcount, rdispls, recvtype)).waitFor();
+        between("MPI_Alltoallv", Blocks.varying(notInPlace(sendbuf, "MPI_Alltoallv"), sendcount, sdispls, Datatype.use(sendtype)),
+                Blocks.varying(recvbuf, recvcount, rdispls, Datatype.use(recvtype))).waitFor();
     }
 
     @Override
     public Request iAllToAllv(Buffer sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype, Buffer recvbuf,
                               int[] recvcount, int[] rdispls, Datatype recvtype) throws MPIException {
-        return between("MPI_Ialltoallv", Blocks.varying(notInPlace(sendbuf, "MPI_Ialltoallv"), sendcount, sdispls,
-                sendtype), Blocks.varying(recvbuf, recvcount, rdispls, recvtype));
+        return between("MPI_Ialltoallv", Blocks.varying(notInPlace(sendbuf, "MPI_Ialltoallv"), sendcount, sdispls, Datatype.use(sendtype)), Blocks.varying(recvbuf, recvcount, rdispls, Datatype.use(recvtype)));
     }
 
     // ---- reductions -----------------------------------------------------------------------------
@@ -499,7 +525,7 @@ public class Intercomm extends Comm {
             long bytes = (long) count * type.size();
             List<PmlRequest> operations = new ArrayList<>();
             if (to.length > 0) {
-                MemorySegment operand = Buffers.of(sendbuf, count, type, false).segment();
+                MemorySegment operand = Datatype.buffer(sendbuf, count, type, false).segment();
                 for (int r : to) {
                     operations.add(rt.pml.isend(operand, core.peers[r], tag, core.context + 1, SendMode.STANDARD));
                 }
@@ -507,7 +533,7 @@ public class Intercomm extends Comm {
             if (from.length == 0) {
                 return new Request(this, PmlRequest.allOf(operations), null);
             }
-            UserBuffer result = Buffers.of(recvbuf, resultCount, type, true);
+            UserBuffer result = Datatype.buffer(recvbuf, resultCount, type, true);
             // 8-byte aligned, as the operations read elements with aligned accesses
             MemorySegment operands = MemorySegment.ofArray(new long[(int) ((from.length * bytes + 7) / 8)]);
             for (int i = 0; i < from.length; i++) {

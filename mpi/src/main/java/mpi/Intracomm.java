@@ -2,9 +2,13 @@ package mpi;
 
 import java.nio.Buffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import org.jmca.mca.coll.CollFunction;
+import org.jmca.runtime.DynamicProcesses;
+import org.jmca.runtime.InternalCollectives;
+import org.jmca.runtime.Spawning;
 
 /** A communicator within one group: MPI.COMM_WORLD, MPI.COMM_SELF and those made from them. */
 public class Intracomm extends Comm {
@@ -150,7 +154,7 @@ public class Intracomm extends Comm {
             int internalTag = -2 - tag;
             int agreed = rt.agree(value -> {
                 int max = Integer.MIN_VALUE;
-                for (int v : InternalCollectives.allgather(memberComm, new int[] {value}, core.context, internalTag,
+                for (int v : InternalCollectives.allgather(memberComm.core, new int[] {value}, core.context, internalTag,
                         internalTag)) {
                     max = Math.max(max, v);
                 }
@@ -205,7 +209,7 @@ public class Intracomm extends Comm {
                 throw new MPIException(MPI.ERR_ARG, "colour " + colour + " is negative (only MPI.UNDEFINED may be)");
             }
             int context = Comm.agreeOnContext(rt, this);
-            int[] all = InternalCollectives.allgather(this, new int[] {colour, key});
+            int[] all = InternalCollectives.allgather(core, new int[] {colour, key});
             if (colour == MPI.UNDEFINED) {
                 T none = make.apply("MPI_COMM_NULL");
                 none.makeNull(errhandler());
@@ -253,7 +257,8 @@ public class Intracomm extends Comm {
     }
 
     public Intercomm accept(String port, Info info, int root) throws MPIException {
-        return call("MPI_Comm_accept", rt -> DynamicProcesses.accept(rt, this, port, checkedRoot(root), null));
+        return call("MPI_Comm_accept", rt -> Intercomm.of(this, rt,
+                DynamicProcesses.accept(rt, core, port, checkedRoot(root), null)));
     }
 
     /** Connects to the job that accepts on {@code port}: the intercommunicator to its processes. Collective. */
@@ -262,7 +267,8 @@ public class Intracomm extends Comm {
     }
 
     public Intercomm connect(String port, Info info, int root) throws MPIException {
-        return call("MPI_Comm_connect", rt -> DynamicProcesses.connect(rt, this, port, checkedRoot(root)));
+        return call("MPI_Comm_connect", rt -> Intercomm.of(this, rt,
+                DynamicProcesses.connect(rt, core, port, checkedRoot(root))));
     }
 
     private int checkedRoot(int root) throws MPIException {
@@ -314,8 +320,8 @@ public class Intracomm extends Comm {
      */
     public Intercomm spawn(String command, String[] argv, int maxprocs, Info info, int root, int[] errcodes)
             throws MPIException {
-        return call("MPI_Comm_spawn", rt -> Spawning.spawn(rt, this, new String[] {command}, new String[][] {argv},
-                new int[] {maxprocs}, new Info[] {info}, checkedRoot(root), errcodes));
+        return spawnMultiple("MPI_Comm_spawn", new String[] {command}, new String[][] {argv}, new int[] {maxprocs},
+                new Info[] {info}, root, errcodes);
     }
 
     /**
@@ -325,8 +331,30 @@ public class Intracomm extends Comm {
      */
     public Intercomm spawnMultiple(String[] commands, String[][] argv, int[] maxprocs, Info[] info, int root,
                                    int[] errcodes) throws MPIException {
-        return call("MPI_Comm_spawn_multiple", rt -> Spawning.spawn(rt, this, commands, argv, maxprocs, info,
-                checkedRoot(root), errcodes));
+        return spawnMultiple("MPI_Comm_spawn_multiple", commands, argv, maxprocs, info, root, errcodes);
+    }
+
+    private Intercomm spawnMultiple(String operation, String[] commands, String[][] argv, int[] maxprocs, Info[] info,
+                                    int root, int[] errcodes) throws MPIException {
+        return call(operation, rt -> {
+            Spawning.Spawned spawned = Spawning.spawn(rt, core, commands, argv, maxprocs, workingDirectory(info),
+                    checkedRoot(root));
+            if (errcodes != null) {
+                Arrays.fill(errcodes, 0, Math.min(errcodes.length, spawned.processes()), MPI.SUCCESS);
+            }
+            return Intercomm.of(this, rt, spawned.children());
+        });
+    }
+
+    /** The info key "wdir" of the first info that has it, or null. */
+    private static String workingDirectory(Info[] info) throws MPIException {
+        for (Info each : info == null ? new Info[0] : info) {
+            String wdir = each == null || each.isNull() ? null : each.get("wdir");
+            if (wdir != null) {
+                return wdir;
+            }
+        }
+        return null;
     }
 
     // ---- prefix reductions --------------------------------------------------------------------

@@ -13,13 +13,17 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.jmca.mca.McaException;
+import org.jmca.mpi.InitWarmup;
 import org.jmca.rte.WireUpException;
 import org.jmca.rte.launcher.AppContexts;
+import org.jmca.runtime.BufferedSends;
 import org.jmca.runtime.Communicator;
 import org.jmca.runtime.ErrorClass;
+import org.jmca.runtime.InternalCollectives;
 import org.jmca.runtime.JobRuntime;
 import org.jmca.runtime.PredefinedOp;
 import org.jmca.runtime.SliceOrigins;
+import org.jmca.runtime.Spawning;
 import org.jmca.runtime.Type;
 
 /**
@@ -176,17 +180,16 @@ public final class MPI {
     public static final int MODE_NOSUCCEED = 16;
 
     /** Bytes a buffered send uses in the attached buffer beyond its message. */
-    public static final int BSEND_OVERHEAD = 128;
+    public static final int BSEND_OVERHEAD = BufferedSends.OVERHEAD;
 
-    public static final Datatype BYTE = Datatype.primitive("MPI.BYTE", 1, Type.Base.BYTE, byte[].class, ByteBuffer.class);
+    public static final Datatype BYTE = Datatype.predefined(Type.BYTE);
     public static final Datatype CHAR = Datatype.primitive("MPI.CHAR", 2, Type.Base.CHAR, char[].class, CharBuffer.class);
     public static final Datatype SHORT = Datatype.primitive("MPI.SHORT", 2, Type.Base.SHORT, short[].class,
             ShortBuffer.class);
     public static final Datatype BOOLEAN = Datatype.primitive("MPI.BOOLEAN", 1, Type.Base.BOOLEAN, boolean[].class,
             ByteBuffer.class);
-    public static final Datatype INT = Datatype.primitive("MPI.INT", 4, Type.Base.INT, int[].class, IntBuffer.class);
-    public static final Datatype LONG = Datatype.primitive("MPI.LONG", 8, Type.Base.LONG, long[].class,
-            LongBuffer.class);
+    public static final Datatype INT = Datatype.predefined(Type.INT);
+    public static final Datatype LONG = Datatype.predefined(Type.LONG);
     public static final Datatype FLOAT = Datatype.primitive("MPI.FLOAT", 4, Type.Base.FLOAT, float[].class,
             FloatBuffer.class);
     public static final Datatype DOUBLE = Datatype.primitive("MPI.DOUBLE", 8, Type.Base.DOUBLE, double[].class,
@@ -325,15 +328,20 @@ public final class MPI {
         INFO_ENV.replaceAll(environment(args, started, providedThreadLevel));
         runtime = started;
         if (started.warmupMillis > 0 && started.job.size() > 1) {
-            InitWarmup.Outcome warmup = InitWarmup.run(COMM_WORLD, started.job.rank(), started.job.size(),
-                    started.warmupMillis);
+            InitWarmup.Outcome warmup;
+            COMM_WORLD.core.port.mute(true);
+            try {
+                warmup = InitWarmup.run(COMM_WORLD, started.job.rank(), started.job.size(), started.warmupMillis);
+            } finally {
+                COMM_WORLD.core.port.mute(false);
+            }
             if (started.warmupVerbose) {
                 System.err.println("jmca: rank " + started.job.rank() + ": " + warmup.describe());
             }
         }
         String parentPort = System.getenv(Spawning.PARENT_PORT);
         if (parentPort != null && !parentPort.isEmpty()) {
-            Spawning.connectToParent(started, parentPort);
+            Intercomm.connectToParent(started, parentPort);
         }
         return providedThreadLevel;
     }
@@ -346,7 +354,7 @@ public final class MPI {
         }
         COMM_WORLD.call("MPI_Finalize", r -> {
             r.flush();
-            InternalCollectives.barrier(COMM_WORLD);
+            InternalCollectives.barrier(COMM_WORLD.core);
             r.flush();
             return null;
         });

@@ -1,6 +1,7 @@
 package mpi;
 
 import org.jmca.runtime.ErrorClass;
+import org.jmca.runtime.MpiError;
 
 /**
  * An MPI error: an error class (one of {@code MPI.ERR_*}) and a message saying what was wrong,
@@ -36,6 +37,33 @@ public final class MPIException extends Exception {
     /** The message, as {@code MPI_Error_string} would give it. */
     public String getErrorString() {
         return getMessage();
+    }
+
+    /** A call into the runtime, whose errors are {@link MpiError}s. */
+    interface RuntimeCall<T> {
+        T run();
+    }
+
+    /** {@code call}'s result, its MpiError as the MPIException of the same class and message. */
+    static <T> T mapped(RuntimeCall<T> call) throws MPIException {
+        try {
+            return call.run();
+        } catch (MpiError e) {
+            throw new MPIException(e.errorClass(), e.getMessage());
+        }
+    }
+
+    /** A call of the mpi package made from the runtime: its MPIException as the runtime's MpiError. */
+    interface ApiCall<T> {
+        T run() throws MPIException;
+    }
+
+    static <T> T unchecked(ApiCall<T> call) {
+        try {
+            return call.run();
+        } catch (MPIException e) {
+            throw new MpiError(e.getErrorClass(), e.getMessage());
+        }
     }
 
     /** The error class's name: "MPI_ERR_RANK". */

@@ -96,7 +96,7 @@ public final class Message {
     }
 
     private Request start(Object buf, int count, Datatype type) throws MPIException {
-        UserBuffer data = Buffers.of(buf, count, type, true);
+        UserBuffer data = Datatype.buffer(buf, count, type, true);
         if (noProc) {
             noProc = false;
             return Request.completed(comm, new Status(MPI.PROC_NULL, MPI.ANY_TAG, MPI.SUCCESS, 0, false));

@@ -23,8 +23,12 @@ import org.jmca.osc.SharedWindowFile;
 import org.jmca.osc.WindowEnvironment;
 import org.jmca.osc.WindowPeer;
 import org.jmca.runtime.ErrorClass;
+import org.jmca.runtime.InternalCollectives;
 import org.jmca.runtime.JobRuntime;
+import org.jmca.runtime.Keyvals;
+import org.jmca.runtime.MpiError;
 import org.jmca.runtime.Type;
+import org.jmca.runtime.UserBuffer;
 
 /**
  * An MPI window ({@code MPI_Win}), as in Open MPI's Java bindings: memory of every rank of a
@@ -110,7 +114,7 @@ public final class Win implements Freeable {
         this.comm = comm;
         this.flavor = flavor;
         this.info = info == null || info.isNull() ? new Info() : info.dup();
-        int element = base == null ? 1 : Buffers.elementSize(base);
+        int element = base == null ? 1 : MPIException.mapped(() -> UserBuffer.elementSize(base));
         this.dispUnit = dispUnit * element;
         long bytes = (long) size * element;
         if (size < 0 || dispUnit <= 0) {
@@ -159,7 +163,7 @@ public final class Win implements Freeable {
         }
         List<WindowPeer.RdmaKeys> keys = memory.byteSize() == 0 ? List.of() : OscWindow.expose(memory, rt.btls);
         WindowPeer mine = new WindowPeer(memory.address(), memory.byteSize(), dispUnit, keys);
-        int[] all = InternalCollectives.allgather(comm, mine.encode());
+        int[] all = InternalCollectives.allgather(comm.core, mine.encode());
         List<String> components = rt.btls.stream().map(BtlModule::componentName).toList();
         WindowPeer[] peers = new WindowPeer[comm.size()];
         for (int r = 0; r < peers.length; r++) {
@@ -176,7 +180,7 @@ public final class Win implements Freeable {
      * file that every rank maps, thread ranks too (and ranks of other jobs on the host).
      */
     private void allocateShared(JobRuntime rt, Comm comm, long bytes) throws MPIException {
-        int[] sizes = InternalCollectives.allgather(comm, new int[] {(int) (bytes >>> 32), (int) bytes});
+        int[] sizes = InternalCollectives.allgather(comm.core, new int[] {(int) (bytes >>> 32), (int) bytes});
         long[] offsets = new long[comm.size() + 1];
         for (int r = 0; r < comm.size(); r++) {
             offsets[r + 1] = offsets[r] + ((long) sizes[2 * r] << 32 | sizes[2 * r + 1] & 0xFFFFFFFFL);
@@ -207,7 +211,7 @@ public final class Win implements Freeable {
                 path = new byte[0];
             }
         }
-        Path file = Path.of(new String(InternalCollectives.bcastBytes(comm, path, 0), StandardCharsets.UTF_8));
+        Path file = Path.of(new String(InternalCollectives.bcastBytes(comm.core, path, 0), StandardCharsets.UTF_8));
         MemorySegment whole = null;
         if (!file.toString().isEmpty()) {
             arena = Arena.ofShared();
@@ -217,7 +221,7 @@ public final class Win implements Freeable {
                 failure = "cannot map the shared window's file " + file + ": " + e;
             }
         }
-        boolean anyFailed = InternalCollectives.allreduceMax(comm, failure == null ? 0 : 1) != 0;
+        boolean anyFailed = InternalCollectives.allreduceMax(comm.core, failure == null ? 0 : 1) != 0;
         if (comm.rank() == 0 && !file.toString().isEmpty()) {
             try {
                 Files.deleteIfExists(file);
@@ -283,6 +287,8 @@ public final class Win implements Freeable {
             throw handle(operation, new MPIException(errorClass(e.error()), e.getMessage()));
         } catch (MPIException e) {
             throw handle(operation, e);
+        } catch (MpiError e) {
+            throw handle(operation, new MPIException(e.errorClass(), e.getMessage()));
         } catch (McaException | UncheckedIOException | IllegalStateException e) {
             throw handle(operation, new MPIException(MPI.ERR_OTHER, e.getMessage()));
         }
@@ -319,7 +325,7 @@ public final class Win implements Freeable {
         if (!buffer.isDirect()) {
             throw new IllegalArgumentException("The origin must be direct buffer.");
         }
-        return Buffers.segment(buffer, count, type, receive);
+        return Datatype.segment(buffer, count, type, receive);
     }
 
     /** Both datatypes must be the same predefined one, as Open MPI's bindings require. */
@@ -690,7 +696,10 @@ public final class Win implements Freeable {
     }
 
     public static void freeKeyval(int keyval) throws MPIException {
-        KEYVALS.free(keyval);
+        MPIException.mapped(() -> {
+            KEYVALS.free(keyval);
+            return null;
+        });
     }
 
     public void setAttr(int keyval, Object value) throws MPIException {

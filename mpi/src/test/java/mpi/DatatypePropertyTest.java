@@ -136,7 +136,7 @@ class DatatypePropertyTest {
         int span = (int) Math.max(0, (count - 1) * m.extent() + m.trueUb()) + random.nextInt(4);
         byte[] user = new byte[span];
         random.nextBytes(user);
-        MemorySegment packed = Buffers.of(user, count, type, false).segment();
+        MemorySegment packed = Datatype.buffer(user, count, type, false).segment();
         List<Long> expected = new ArrayList<>();
         for (int e = 0; e < count; e++) {
             for (long b : m.bytes()) {
@@ -150,7 +150,7 @@ class DatatypePropertyTest {
         }
 
         byte[] target = new byte[span];
-        org.jmca.runtime.UserBuffer receive = Buffers.of(target, count, type, true);
+        org.jmca.runtime.UserBuffer receive = Datatype.buffer(target, count, type, true);
         MemorySegment.copy(packed, 0, receive.segment(), 0, packed.byteSize());
         if (receive.afterReceive() != null) {
             receive.afterReceive().run();

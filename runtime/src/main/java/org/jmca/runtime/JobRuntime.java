@@ -249,7 +249,7 @@ public final class JobRuntime {
      * A new context agreed by every process of a group, in rounds: the largest of their next free
      * contexts is proposed, then each says whether it is still free here and, if so, takes it
      * that moment; the round repeats until all took it. A process thus never answers "free" for
-     * one context in two agreements, blocking ones and iDup's (the mpi package's ContextAgreement) alike,
+     * one context in two agreements, blocking ones and iDup's ({@link ContextAgreement}) alike,
      * however they interleave. Collective.
      */
     public <E extends Exception> int agree(LargestOverAll<E> overAll) throws E {

@@ -1,5 +1,9 @@
 package org.jmca.runtime;
 
+import java.nio.ByteBuffer;
+import java.nio.IntBuffer;
+import java.nio.LongBuffer;
+
 /**
  * A datatype as the runtime uses it: its size, the primitive its bytes are of, where they lie
  * ({@link TypeLayout}), which Java arrays and buffers hold it, and whether it may be used yet
@@ -38,6 +42,11 @@ public final class Type {
         this.indexOffset = indexOffset;
         this.committed = !derived;
     }
+
+    /** The predefined types the runtime's own calls use (the mpi package's MPI.BYTE, INT and LONG are these). */
+    public static final Type BYTE = primitive("MPI.BYTE", 1, Base.BYTE, byte[].class, ByteBuffer.class);
+    public static final Type INT = primitive("MPI.INT", Integer.BYTES, Base.INT, int[].class, IntBuffer.class);
+    public static final Type LONG = primitive("MPI.LONG", Long.BYTES, Base.LONG, long[].class, LongBuffer.class);
 
     /** A predefined primitive type: one array element per datatype element. */
     public static Type primitive(String name, int size, Base base, Class<?> arrayType, Class<?> bufferType) {

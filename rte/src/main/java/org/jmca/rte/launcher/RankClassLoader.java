@@ -19,7 +19,7 @@ import java.util.stream.Collectors;
 
 /**
  * The class loader of one thread rank, as MPJ Express and FastMPJ give each: the {@code mpi}
- * package and the application's classes (those of its class path) are defined again for every
+ * package (with {@code org.jmca.mpi}, which runs on it) and the application's classes (those of its class path) are defined again for every
  * rank, so their statics ({@code MPI.COMM_WORLD}, attributes, the program's own) are the rank's;
  * the JDK and JMCA's runtime (the components, the transports, the launcher) are loaded once, by the
  * parent, and shared. Every class defined here has its exits and environment reads redirected to
@@ -81,7 +81,7 @@ final class RankClassLoader extends URLClassLoader {
     /** Where the rank's own copy of class {@code name} comes from, or null if the parent's is shared. */
     private URL ownClassFile(String name) {
         String file = name.replace('.', '/') + ".class";
-        if (name.startsWith("mpi.")) {
+        if (name.startsWith("mpi.") || name.startsWith("org.jmca.mpi.")) { // the API and what runs on it
             URL runtime = getParent().getResource(file);
             return runtime != null ? runtime : findResource(file);
         }

@@ -1,4 +1,4 @@
-package mpi;
+package org.jmca.runtime;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
@@ -7,8 +7,10 @@ import java.nio.channels.FileChannel;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import org.jmca.runtime.FilePieces;
-import org.jmca.runtime.ViewLayout;
+import java.util.function.Function;
+import org.jmca.mca.coll.CollCall;
+import org.jmca.mca.coll.CollFunction;
+import org.jmca.mca.coll.Reduction;
 
 /**
  * Collective reads and writes in two phases, as ROMIO does them: the file range the whole group
@@ -21,12 +23,12 @@ import org.jmca.runtime.ViewLayout;
  * <p>Views are monotonic (MPI requires it), so a process's pieces come in file order and its
  * pieces for one aggregator are one stretch of its data.
  */
-final class TwoPhaseIo {
+public final class TwoPhaseIo {
     /** Below this mean piece size, interleaved requests go through aggregators ("automatic"). */
     static final long SMALL_PIECE = 64 << 10;
 
     /** ROMIO's romio_cb_write / romio_cb_read: whether a collective access goes through aggregators. */
-    enum Buffering {
+    public enum Buffering {
         /** Always. */
         ENABLE,
         /** Never: each process accesses its own pieces. */
@@ -35,14 +37,18 @@ final class TwoPhaseIo {
         AUTOMATIC
     }
 
-    private final Intracomm group;
+    /** What the exchange's collectives are called in an error. */
+    private static final String OPERATION = "a collective MPI.File access";
+    private static final Reduction MAX_INT = Reductions.predefined(PredefinedOp.MAX, Type.INT);
+
+    private final Communicator group;
     private final FileChannel channel;
     private final int aggregators;
     private final Buffering forWrites;
     private final Buffering forReads;
 
     /** @param aggregators how many processes do the file accesses (the first ones), at most the group's size */
-    TwoPhaseIo(Intracomm group, FileChannel channel, int aggregators, Buffering forWrites, Buffering forReads) {
+    public TwoPhaseIo(Communicator group, FileChannel channel, int aggregators, Buffering forWrites, Buffering forReads) {
         this.group = group;
         this.channel = channel;
         this.aggregators = aggregators;
@@ -50,8 +56,19 @@ final class TwoPhaseIo {
         this.forReads = forReads;
     }
 
+    /** Runs one collective of the exchange over the group, as a blocking call of the user's would. */
+    private void collective(String operation, CollFunction function, Function<Collectives, CollCall> build) {
+        Collectives c = new Collectives(group, operation);
+        c.enter();
+        try {
+            c.run(function, build.apply(c));
+        } finally {
+            c.exit();
+        }
+    }
+
     /** Every process's request in brief: {first byte, end, pieces, bytes} per process. */
-    private long[] requests(List<ViewLayout.Piece> mine) throws MPIException {
+    private long[] requests(List<ViewLayout.Piece> mine) {
         long bytes = 0;
         for (ViewLayout.Piece p : mine) {
             bytes += p.length();
@@ -59,8 +76,8 @@ final class TwoPhaseIo {
         long[] request = mine.isEmpty() ? new long[] {Long.MAX_VALUE, Long.MIN_VALUE, 0, 0}
                 : new long[] {mine.getFirst().offset(), mine.getLast().offset() + mine.getLast().length(),
                         mine.size(), bytes};
-        long[] all = new long[4 * group.getSize()];
-        group.allGather(request, 4, MPI.LONG, all, 4, MPI.LONG);
+        long[] all = new long[4 * group.size()];
+        collective(OPERATION, CollFunction.ALLGATHER, c -> c.allGather(request, 4, Type.LONG, all, 4, Type.LONG));
         return all;
     }
 
@@ -106,8 +123,8 @@ final class TwoPhaseIo {
         final long[] received;
         final int[] pieceDispls;
 
-        Exchange(List<ViewLayout.Piece> mine, long[] requests) throws MPIException {
-            n = group.getSize();
+        Exchange(List<ViewLayout.Piece> mine, long[] requests) {
+            n = group.size();
             long lo = Long.MAX_VALUE;
             long hi = Long.MIN_VALUE;
             for (int r = 0; r < n; r++) {
@@ -133,7 +150,8 @@ final class TwoPhaseIo {
                 }
             }
             piecesFrom = new int[n];
-            group.allToAll(pairs(piecesTo), 1, MPI.INT, piecesFrom, 1, MPI.INT);
+            collective(OPERATION, CollFunction.ALLTOALL, c -> c.allToAll(pairs(piecesTo), 1, Type.INT, piecesFrom, 1,
+                    Type.INT));
             pieceDispls = displacements(pairs(piecesFrom));
             long[] sent = new long[2 * cut.size()];
             for (int i = 0; i < cut.size(); i++) {
@@ -141,8 +159,8 @@ final class TwoPhaseIo {
                 sent[2 * i + 1] = cut.get(i)[1];
             }
             received = new long[2 * Arrays.stream(piecesFrom).sum()];
-            group.allToAllv(sent, pairs(piecesTo), displacements(pairs(piecesTo)), MPI.LONG, received,
-                    pairs(piecesFrom), pieceDispls, MPI.LONG);
+            collective(OPERATION, CollFunction.ALLTOALLV, c -> c.allToAllv(sent, pairs(piecesTo),
+                    displacements(pairs(piecesTo)), Type.LONG, received, pairs(piecesFrom), pieceDispls, Type.LONG));
         }
 
         /** The bytes process {@code r}'s pieces hold. */
@@ -220,7 +238,7 @@ final class TwoPhaseIo {
     }
 
     /** Writes {@code data}, the bytes of {@code pieces} one after another. Collective. */
-    void write(List<ViewLayout.Piece> pieces, MemorySegment data) throws MPIException, IOException {
+    public void write(List<ViewLayout.Piece> pieces, MemorySegment data) throws IOException {
         long[] requests = requests(pieces);
         if (!twoPhase(forWrites, requests)) {
             FilePieces.write(channel, pieces, inPlace(data, true));
@@ -233,8 +251,8 @@ final class TwoPhaseIo {
             bytesFrom[r] = x.bytesFrom(r);
         }
         incoming = room(incoming, Arrays.stream(bytesFrom).asLongStream().sum());
-        group.allToAllv(inPlace(data, true), x.bytesTo, displacements(x.bytesTo), MPI.BYTE, incoming, bytesFrom,
-                displacements(bytesFrom), MPI.BYTE);
+        collective(OPERATION, CollFunction.ALLTOALLV, c -> c.allToAllv(inPlace(data, true), x.bytesTo,
+                displacements(x.bytesTo), Type.BYTE, incoming, bytesFrom, displacements(bytesFrom), Type.BYTE));
         IOException failure = null;
         try {
             writeDomain(x, MemorySegment.ofBuffer(incoming.clear()));
@@ -252,10 +270,11 @@ final class TwoPhaseIo {
      * Ends a collective access: every process returns once every aggregator's accesses are done
      * (so a process reads what it wrote), and fails if any aggregator failed.
      */
-    private void agree(IOException failure) throws MPIException, IOException {
+    private void agree(IOException failure) throws IOException {
         int[] failed = {failure == null ? 0 : 1};
         int[] any = new int[1];
-        group.allReduce(failed, any, 1, MPI.INT, MPI.MAX);
+        collective(OPERATION, CollFunction.ALLREDUCE, c -> c.reduction(failed, any, 1, Type.INT, MAX_INT, 0,
+                false));
         if (failure != null) {
             throw failure;
         }
@@ -297,7 +316,7 @@ final class TwoPhaseIo {
      * Reads the bytes of {@code pieces} into {@code data}, one after another; returns how many
      * lie before the end of the file. Collective.
      */
-    long read(List<ViewLayout.Piece> pieces, MemorySegment data) throws MPIException, IOException {
+    public long read(List<ViewLayout.Piece> pieces, MemorySegment data) throws IOException {
         long[] requests = requests(pieces);
         if (!twoPhase(forReads, requests)) {
             ByteBuffer bytes = inPlace(data, false);
@@ -326,8 +345,8 @@ final class TwoPhaseIo {
         agree(failure);
         ByteBuffer target = inPlace(data, false);
         incoming = room(incoming, 0); // a process that is no aggregator sends nothing from it
-        group.allToAllv(incoming, bytesFrom, displacements(bytesFrom), MPI.BYTE, target, x.bytesTo,
-                displacements(x.bytesTo), MPI.BYTE);
+        collective(OPERATION, CollFunction.ALLTOALLV, c -> c.allToAllv(incoming, bytesFrom,
+                displacements(bytesFrom), Type.BYTE, target, x.bytesTo, displacements(x.bytesTo), Type.BYTE));
         if (target == staging) {
             MemorySegment.copy(MemorySegment.ofBuffer(staging.clear()), 0, data, 0, data.byteSize());
         }

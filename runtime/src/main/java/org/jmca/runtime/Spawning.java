@@ -1,4 +1,4 @@
-package mpi;
+package org.jmca.runtime;
 
 import java.io.File;
 import java.io.IOException;
@@ -14,66 +14,67 @@ import java.util.Set;
 import org.jmca.rte.launcher.JmpiRun;
 import org.jmca.rte.launcher.Launcher;
 import org.jmca.rte.launcher.SpawnLine;
-import org.jmca.runtime.JobRuntime;
 
 /**
- * {@link Intracomm#spawn}: the root opens a port and starts jmpirun (from JMCA's jars) with the
+ * {@code mpi.Intracomm.spawn}: the root opens a port and starts jmpirun (from JMCA's jars) with the
  * program as a {@code java} command line names it ({@link SpawnLine}), telling the new job the
  * port in {@value #PARENT_PORT}; the new job's MPI.Init connects to it ({@link
  * #connectToParent}), which is the accept's other side.
  */
-final class Spawning {
+public final class Spawning {
     /** The environment variable that tells a spawned job where its parent accepts. */
-    static final String PARENT_PORT = "JMCA_PARENT_PORT";
-    private static Intercomm parent;
+    public static final String PARENT_PORT = "JMCA_PARENT_PORT";
     /** The spawned jobs' launchers, stopped if they outlive this process. */
     private static final List<Process> CHILDREN = new ArrayList<>();
 
     private Spawning() {
     }
 
-    static Intercomm parent() {
-        return parent;
+    /** What a spawn made: the intercommunicator to the children, and how many they are. */
+    public record Spawned(DynamicProcesses.Connected children, int processes) {
     }
 
-    static void connectToParent(JobRuntime rt, String port) throws MPIException {
-        parent = DynamicProcesses.connect(rt, MPI.COMM_WORLD, port, 0);
+    /** A spawned job's connection to its parent, made in MPI.Init over {@code world}. */
+    public static DynamicProcesses.Connected connectToParent(JobRuntime rt, Communicator world, String port) {
+        return DynamicProcesses.connect(rt, world, port, 0);
     }
 
-    static Intercomm spawn(JobRuntime rt, Intracomm comm, String[] commands, String[][] argv, int[] maxprocs,
-                           Info[] info, int root, int[] errcodes) throws MPIException {
+    /**
+     * Starts the programs and accepts their connection. Collective over {@code comm}.
+     *
+     * @param wdir the children's working directory (the info key "wdir"), or null for this process's
+     */
+    public static Spawned spawn(JobRuntime rt, Communicator comm, String[] commands, String[][] argv, int[] maxprocs,
+                                String wdir, int root) {
         String port = null;
         Process process = null;
         try {
             // the root starts the job; every process learns whether it could, and how many, before the accept
-            MPIException failure = null;
+            MpiError failure = null;
             int total = 0;
-            if (comm.rank() == root) {
+            if (comm.rank == root) {
                 try {
                     List<String> line = SpawnLine.jmpirunArguments(commands, argv, maxprocs, parentClassPath());
                     total = Arrays.stream(maxprocs).sum();
                     port = DynamicProcesses.openPort(rt);
-                    process = start(line, workingDirectory(info), port);
+                    process = start(line, workingDirectory(wdir), port);
                 } catch (IllegalArgumentException e) {
-                    failure = new MPIException(MPI.ERR_SPAWN, e.getMessage());
-                } catch (MPIException e) {
+                    failure = new MpiError(ErrorClass.SPAWN, e.getMessage());
+                } catch (MpiError e) {
                     failure = e;
                 }
             }
-            int[] told = InternalCollectives.bcast(comm, comm.rank() == root
-                    ? new int[] {failure == null ? 0 : failure.getErrorClass(), total} : null, root, 2);
+            int[] told = InternalCollectives.bcast(comm, comm.rank == root
+                    ? new int[] {failure == null ? 0 : failure.errorClass(), total} : null, root, 2);
             if (told[0] != 0) {
-                throw failure != null ? failure : new MPIException(told[0], "the root, rank " + root + " of " + comm
+                throw failure != null ? failure : new MpiError(told[0], "the root, rank " + root + " of " + comm
                         + ", could not start the job (it reports why)");
             }
             Process started = process;
-            Intercomm children = DynamicProcesses.accept(rt, comm, port, root, started == null ? null
+            DynamicProcesses.Connected children = DynamicProcesses.accept(rt, comm, port, root, started == null ? null
                     : () -> started.isAlive() ? null : "the spawned job ended (status " + started.exitValue()
                     + ") before it connected: see its output above");
-            if (errcodes != null) {
-                Arrays.fill(errcodes, 0, Math.min(errcodes.length, told[1]), MPI.SUCCESS);
-            }
-            return children;
+            return new Spawned(children, told[1]);
         } finally {
             if (port != null) {
                 DynamicProcesses.closePort(port);
@@ -104,23 +105,19 @@ final class Spawning {
         return String.join(File.pathSeparator, entries);
     }
 
-    /** The info key "wdir" of the first info that has it, or null (this process's directory). */
-    private static Path workingDirectory(Info[] info) throws MPIException {
-        for (Info each : info == null ? new Info[0] : info) {
-            String wdir = each == null || each.isNull() ? null : each.get("wdir");
-            if (wdir != null) {
-                Path dir = Path.of(wdir);
-                if (!Files.isDirectory(dir)) {
-                    throw new MPIException(MPI.ERR_SPAWN, "the info key wdir names " + wdir + ", which is no"
-                            + " directory");
-                }
-                return dir;
-            }
+    /** The directory the info key "wdir" names, checked; null (this process's) without one. */
+    private static Path workingDirectory(String wdir) {
+        if (wdir == null) {
+            return null;
         }
-        return null;
+        Path dir = Path.of(wdir);
+        if (!Files.isDirectory(dir)) {
+            throw new MpiError(ErrorClass.SPAWN, "the info key wdir names " + wdir + ", which is no directory");
+        }
+        return dir;
     }
 
-    private static Process start(List<String> jmpirunArguments, Path directory, String port) throws MPIException {
+    private static Process start(List<String> jmpirunArguments, Path directory, String port) {
         Path lib = launcherLib();
         List<String> line = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "--enable-native-access=ALL-UNNAMED", "-Djmca.lib=" + lib, "-cp", lib.resolve("*").toString(),
@@ -141,12 +138,12 @@ final class Spawning {
             }
             return process;
         } catch (IOException e) {
-            throw new MPIException(MPI.ERR_SPAWN, "cannot start jmpirun from " + lib + ": " + e.getMessage());
+            throw new MpiError(ErrorClass.SPAWN, "cannot start jmpirun from " + lib + ": " + e.getMessage());
         }
     }
 
     /** JMCA's jars: where jmpirun said (JMCA_LIB), else beside the jar this class came from. */
-    private static Path launcherLib() throws MPIException {
+    private static Path launcherLib() {
         String lib = System.getenv(Launcher.ENV_LIB);
         if (lib != null && !lib.isEmpty()) {
             return Path.of(lib);
@@ -159,7 +156,7 @@ final class Spawning {
         } catch (java.net.URISyntaxException | RuntimeException e) {
             // reported below
         }
-        throw new MPIException(MPI.ERR_SPAWN, "cannot find JMCA's jars to start jmpirun: " + Launcher.ENV_LIB
+        throw new MpiError(ErrorClass.SPAWN, "cannot find JMCA's jars to start jmpirun: " + Launcher.ENV_LIB
                 + " is not set (jmpirun sets it for its ranks)");
     }
 

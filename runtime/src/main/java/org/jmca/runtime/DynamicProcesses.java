@@ -1,4 +1,4 @@
-package mpi;
+package org.jmca.runtime;
 
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -20,7 +20,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jmca.mca.btl.Bridge;
 import org.jmca.mca.btl.Peer;
-import org.jmca.runtime.JobRuntime;
 
 /**
  * MPI's dynamic processes: ports, and the intercommunicator {@code accept} and {@code connect}
@@ -33,12 +32,21 @@ import org.jmca.runtime.JobRuntime;
  * group's processes to its PML as bridged peers ({@link Bridge}): the accepting side first,
  * then it tells the connecting side, whose processes open the connections.
  */
-final class DynamicProcesses {
+public final class DynamicProcesses {
+    /** The longest port name: {@code MPI.MAX_PORT_NAME}. */
+    public static final int MAX_PORT_NAME = 1024;
     private static final String SCHEME = "jmca-port:";
     private static final String TCP_ADDRESSES = "tcp.addresses";
     private static final int KEY_BYTES = 32;
     private static final int READY = 1;
     private static final SecureRandom RANDOM = new SecureRandom();
+
+    /**
+     * What accept and connect make: the intercommunicator's context and the other group's
+     * processes, as this process's PML numbers them (its bridged peers).
+     */
+    public record Connected(String name, int context, int[] remote) {
+    }
     /** This process's open ports, by name. */
     private static final Map<String, ServerSocketChannel> PORTS = new ConcurrentHashMap<>();
 
@@ -48,7 +56,7 @@ final class DynamicProcesses {
     // ---- ports ----------------------------------------------------------------------------------
 
     /** A new port: "jmca-port:HOST,HOST...;PORT;TOKEN", listening on every interface. */
-    static String openPort(JobRuntime rt) throws MPIException {
+    public static String openPort(JobRuntime rt) {
         try {
             ServerSocketChannel server = ServerSocketChannel.open();
             server.bind(new InetSocketAddress(0), 16);
@@ -65,21 +73,21 @@ final class DynamicProcesses {
             RANDOM.nextBytes(token);
             String name = SCHEME + String.join(",", hosts) + ";" + ((InetSocketAddress) server.getLocalAddress()).getPort()
                     + ";" + HexFormat.of().formatHex(token);
-            if (name.length() > MPI.MAX_PORT_NAME) {
+            if (name.length() > MAX_PORT_NAME) {
                 server.close();
-                throw new MPIException(MPI.ERR_PORT, "the port name would be longer than MPI.MAX_PORT_NAME");
+                throw new MpiError(ErrorClass.PORT, "the port name would be longer than MAX_PORT_NAME");
             }
             PORTS.put(name, server);
             return name;
         } catch (IOException e) {
-            throw new MPIException(MPI.ERR_PORT, "cannot open a port: " + e.getMessage());
+            throw new MpiError(ErrorClass.PORT, "cannot open a port: " + e.getMessage());
         }
     }
 
-    static void closePort(String port) throws MPIException {
+    public static void closePort(String port) {
         ServerSocketChannel server = PORTS.remove(port);
         if (server == null) {
-            throw new MPIException(MPI.ERR_PORT, "no port '" + port + "' is open in this process");
+            throw new MpiError(ErrorClass.PORT, "no port '" + port + "' is open in this process");
         }
         try {
             server.close();
@@ -90,7 +98,7 @@ final class DynamicProcesses {
 
     /** A port name's parts: hosts, port number, token; MPI_ERR_PORT if it is not one of JMCA's. */
     private record PortName(List<String> hosts, int port, String token) {
-        static PortName parse(String name) throws MPIException {
+        static PortName parse(String name) {
             String[] parts = name == null || !name.startsWith(SCHEME) ? new String[0]
                     : name.substring(SCHEME.length()).split(";");
             try {
@@ -100,7 +108,7 @@ final class DynamicProcesses {
             } catch (NumberFormatException e) {
                 // reported below
             }
-            throw new MPIException(MPI.ERR_PORT, "'" + name + "' is not a port name of Intracomm.openPort");
+            throw new MpiError(ErrorClass.PORT, "'" + name + "' is not a port name of Intracomm.openPort");
         }
     }
 
@@ -132,22 +140,22 @@ final class DynamicProcesses {
     }
 
     /** This communicator's group: every process's addresses (from the wire-up) and next free index. */
-    private static Group localGroup(JobRuntime rt, Intracomm comm) throws MPIException {
+    private static Group localGroup(JobRuntime rt, Communicator comm) {
         int[] bases = InternalCollectives.allgather(comm, new int[] {rt.pml.peerCount()});
         int n = comm.size();
         String[] hosts = new String[n];
         String[] addresses = new String[n];
         for (int r = 0; r < n; r++) {
-            int jobRank = comm.core.jobRanks[r];
+            int jobRank = comm.jobRanks[r];
             if (jobRank >= rt.peers.size()) {
-                throw new MPIException(MPI.ERR_COMM, comm + " has a process of another job: accept and connect take"
+                throw new MpiError(ErrorClass.COMM, comm + " has a process of another job: accept and connect take"
                         + " a communicator of this job's processes");
             }
             Peer peer = rt.peers.get(jobRank);
             hosts[r] = peer.hostname();
             addresses[r] = peer.addresses().getOrDefault(TCP_ADDRESSES, "");
             if (addresses[r].isEmpty()) {
-                throw new MPIException(MPI.ERR_OTHER, "job rank " + jobRank + " has no btl/tcp: processes of"
+                throw new MpiError(ErrorClass.OTHER, "job rank " + jobRank + " has no btl/tcp: processes of"
                         + " different jobs talk over tcp (add tcp to the btl parameter)");
             }
         }
@@ -155,20 +163,20 @@ final class DynamicProcesses {
     }
 
     /** Accepts a connection on {@code port} (open at {@code root}). Collective over {@code comm}. */
-    static Intercomm accept(JobRuntime rt, Intracomm comm, String port, int root, ProcessWatch watch)
-            throws MPIException {
+    public static Connected accept(JobRuntime rt, Communicator comm, String port, int root, ProcessWatch watch)
+            {
         Group mine = localGroup(rt, comm);
         byte[] description = null;
-        MPIException failure = null;
+        MpiError failure = null;
         SocketChannel channel = null;
         DataInputStream in = null;
         DataOutputStream out = null;
         try {
-            if (comm.rank() == root) {
+            if (comm.rank == root) {
                 try {
                     ServerSocketChannel server = PORTS.get(port);
                     if (server == null) {
-                        throw new MPIException(MPI.ERR_PORT, "no port '" + port + "' is open in this process (the root)");
+                        throw new MpiError(ErrorClass.PORT, "no port '" + port + "' is open in this process (the root)");
                     }
                     channel = acceptShowing(server, PortName.parse(port).token(), watch);
                     in = new DataInputStream(channel.socket().getInputStream());
@@ -181,14 +189,14 @@ final class DynamicProcesses {
                     out.flush();
                     description = describe(key, theirs);
                 } catch (IOException e) {
-                    failure = new MPIException(MPI.ERR_PORT, "accept on " + port + ": " + e.getMessage());
-                } catch (MPIException e) {
+                    failure = new MpiError(ErrorClass.PORT, "accept on " + port + ": " + e.getMessage());
+                } catch (MpiError e) {
                     failure = e;
                 }
             }
             Other other = learn(comm, root, description, failure, "accept");
             int context = agreeOverSocket(rt, comm, root, in, out);
-            Intercomm inter = bridge(rt, comm, other, context, false, "accept");
+            Connected inter = bridge(rt, comm, other, context, false, "accept");
             InternalCollectives.barrier(comm); // every process here has the bridge: the other side may connect
             if (out != null) {
                 out.writeInt(READY);
@@ -196,22 +204,22 @@ final class DynamicProcesses {
             }
             return inter;
         } catch (IOException e) {
-            throw new MPIException(MPI.ERR_PORT, "accept on " + port + ": " + e.getMessage());
+            throw new MpiError(ErrorClass.PORT, "accept on " + port + ": " + e.getMessage());
         } finally {
             closeQuietly(channel);
         }
     }
 
     /** Connects to the port {@code port} names (its process accepts). Collective over {@code comm}. */
-    static Intercomm connect(JobRuntime rt, Intracomm comm, String port, int root) throws MPIException {
+    public static Connected connect(JobRuntime rt, Communicator comm, String port, int root) {
         Group mine = localGroup(rt, comm);
         byte[] description = null;
-        MPIException failure = null;
+        MpiError failure = null;
         SocketChannel channel = null;
         DataInputStream in = null;
         DataOutputStream out = null;
         try {
-            if (comm.rank() == root) {
+            if (comm.rank == root) {
                 try {
                     PortName name = PortName.parse(port);
                     channel = connectTo(name);
@@ -223,8 +231,8 @@ final class DynamicProcesses {
                     byte[] key = in.readNBytes(KEY_BYTES);
                     description = describe(key, Group.read(in));
                 } catch (IOException e) {
-                    failure = new MPIException(MPI.ERR_PORT, "connect to " + port + ": " + e.getMessage());
-                } catch (MPIException e) {
+                    failure = new MpiError(ErrorClass.PORT, "connect to " + port + ": " + e.getMessage());
+                } catch (MpiError e) {
                     failure = e;
                 }
             }
@@ -240,7 +248,7 @@ final class DynamicProcesses {
                 }
             }
             if (InternalCollectives.bcast(comm, in != null ? ready : null, root, 1)[0] != 1) {
-                throw new MPIException(MPI.ERR_PORT, "connect to " + port + ": the accepting side did not get ready");
+                throw new MpiError(ErrorClass.PORT, "connect to " + port + ": the accepting side did not get ready");
             }
             return bridge(rt, comm, other, context, true, "connect");
         } finally {
@@ -253,13 +261,13 @@ final class DynamicProcesses {
     }
 
     /** Every process of {@code comm} learns the other group from the root, or that the root failed: then all fail. */
-    private static Other learn(Intracomm comm, int root, byte[] description, MPIException failure, String how)
-            throws MPIException {
+    private static Other learn(Communicator comm, int root, byte[] description, MpiError failure, String how)
+            {
         // what the root sends: 1 then the description, or 0 then the error class of its failure
         byte[] sent = null;
-        if (comm.rank() == root) {
+        if (comm.rank == root) {
             java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(1 + (failure == null ? description.length : 4));
-            sent = (failure == null ? b.put((byte) 1).put(description) : b.put((byte) 0).putInt(failure.getErrorClass()))
+            sent = (failure == null ? b.put((byte) 1).put(description) : b.put((byte) 0).putInt(failure.errorClass()))
                     .array();
         }
         byte[] bytes = InternalCollectives.bcastBytes(comm, sent, root);
@@ -267,13 +275,13 @@ final class DynamicProcesses {
             DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(bytes));
             if (in.readByte() == 0) {
                 int errorClass = in.readInt();
-                throw failure != null ? failure : new MPIException(errorClass, how + " failed at the root, rank " + root
+                throw failure != null ? failure : new MpiError(errorClass, how + " failed at the root, rank " + root
                         + " of " + comm + " (it reports why)");
             }
             byte[] key = in.readNBytes(KEY_BYTES);
             return new Other(key, Group.read(in));
         } catch (IOException e) {
-            throw new MPIException(MPI.ERR_INTERN, "a garbled description of the other group: " + e.getMessage());
+            throw new MpiError(ErrorClass.INTERN, "a garbled description of the other group: " + e.getMessage());
         }
     }
 
@@ -281,12 +289,12 @@ final class DynamicProcesses {
      * The context of the intercommunicator, agreed by both groups ({@link JobRuntime#agree}):
      * each group's largest value, swapped by the roots over the port's connection.
      */
-    private static int agreeOverSocket(JobRuntime rt, Intracomm comm, int root, DataInputStream in,
-                                       DataOutputStream out) throws MPIException {
+    private static int agreeOverSocket(JobRuntime rt, Communicator comm, int root, DataInputStream in,
+                                       DataOutputStream out) {
         return rt.agree(value -> {
             int local = InternalCollectives.allreduceMax(comm, value);
             int[] both = null;
-            if (comm.rank() == root) {
+            if (comm.rank == root) {
                 try {
                     out.writeInt(local);
                     out.flush();
@@ -297,7 +305,7 @@ final class DynamicProcesses {
             }
             both = InternalCollectives.bcast(comm, both, root, 2);
             if (both[0] != 1) {
-                throw new MPIException(MPI.ERR_PORT, "the connection between the two jobs' roots broke while they"
+                throw new MpiError(ErrorClass.PORT, "the connection between the two jobs' roots broke while they"
                         + " agreed on a context");
             }
             return Math.max(local, both[1]);
@@ -308,7 +316,7 @@ final class DynamicProcesses {
      * Every process adds the other group's processes to its PML (the connecting side opens the
      * connections) and makes the intercommunicator with the agreed context.
      */
-    private static Intercomm bridge(JobRuntime rt, Intracomm comm, Other other, int context, boolean initiator,
+    private static Connected bridge(JobRuntime rt, Communicator comm, Other other, int context, boolean initiator,
                                     String how) {
         Group theirs = other.group();
         int first = rt.pml.peerCount();
@@ -320,17 +328,10 @@ final class DynamicProcesses {
             remote[j] = first + j;
             peers.add(new Peer(first + j, theirs.hosts()[j], Map.of(TCP_ADDRESSES, theirs.addresses()[j])));
             rt.bridged(first + j, theirs.hosts()[j]);
-            selfAt[j] = theirs.bases()[j] + comm.rank();
+            selfAt[j] = theirs.bases()[j] + comm.rank;
         }
         rt.pml.addBridgedPeers(new Bridge(other.key(), initiator, peers, selfAt));
-        Intercomm inter = new Intercomm(comm + " " + how + "ed");
-        inter.bindInter(rt, context, comm.core.jobRanks, remote);
-        try {
-            inter.setErrhandler(comm.errhandler());
-        } catch (MPIException e) {
-            throw new IllegalStateException(e);
-        }
-        return inter;
+        return new Connected(comm + " " + how + "ed", context, remote);
     }
 
     private static byte[] describe(byte[] key, Group group) throws IOException {
@@ -343,21 +344,21 @@ final class DynamicProcesses {
     }
 
     /** Something whose end ends the wait for a connection (a spawned job that died first), or null. */
-    interface ProcessWatch {
+    public interface ProcessWatch {
         /** Why waiting is pointless now, or null to go on. */
         String gone();
     }
 
     /** The first connection that shows the port's token (others are closed). */
     private static SocketChannel acceptShowing(ServerSocketChannel server, String token, ProcessWatch watch)
-            throws IOException, MPIException {
+            throws IOException {
         server.configureBlocking(false);
         while (true) {
             SocketChannel channel = server.accept();
             if (channel == null) {
                 String gone = watch == null ? null : watch.gone();
                 if (gone != null) {
-                    throw new MPIException(MPI.ERR_SPAWN, gone);
+                    throw new MpiError(ErrorClass.SPAWN, gone);
                 }
                 try {
                     Thread.sleep(2);
@@ -406,20 +407,20 @@ final class DynamicProcesses {
     // ---- names --------------------------------------------------------------------------------------
 
     /** The name service: one file per published name in a directory every job on the host (or shared file system) sees. */
-    static Path names() {
+    public static Path names() {
         String dir = System.getenv("JMCA_NAME_SERVICE_DIR");
         return dir != null && !dir.isEmpty() ? Path.of(dir)
                 : Path.of(System.getProperty("java.io.tmpdir"), "jmca-names-" + System.getProperty("user.name"));
     }
 
-    private static Path entry(String service) throws MPIException {
+    private static Path entry(String service) {
         if (service == null || service.isEmpty()) {
-            throw new MPIException(MPI.ERR_SERVICE, "the service name is " + (service == null ? "null" : "empty"));
+            throw new MpiError(ErrorClass.SERVICE, "the service name is " + (service == null ? "null" : "empty"));
         }
         return names().resolve(URLEncoder.encode(service, StandardCharsets.UTF_8));
     }
 
-    static void publish(String service, String port) throws MPIException {
+    public static void publish(String service, String port) {
         Path file = entry(service);
         try {
             Files.createDirectories(file.getParent());
@@ -431,35 +432,35 @@ final class DynamicProcesses {
                 Files.deleteIfExists(temporary);
             }
         } catch (FileAlreadyExistsException e) {
-            throw new MPIException(MPI.ERR_SERVICE, "the service name '" + service + "' is published already ("
+            throw new MpiError(ErrorClass.SERVICE, "the service name '" + service + "' is published already ("
                     + file + ")");
         } catch (IOException e) {
-            throw new MPIException(MPI.ERR_SERVICE, "cannot publish '" + service + "' in " + names() + ": "
+            throw new MpiError(ErrorClass.SERVICE, "cannot publish '" + service + "' in " + names() + ": "
                     + e.getMessage());
         }
     }
 
-    static String lookup(String service) throws MPIException {
+    public static String lookup(String service) {
         try {
             return Files.readString(entry(service));
         } catch (NoSuchFileException e) {
-            throw new MPIException(MPI.ERR_NAME, "no service '" + service + "' is published (in " + names() + ")");
+            throw new MpiError(ErrorClass.NAME, "no service '" + service + "' is published (in " + names() + ")");
         } catch (IOException e) {
-            throw new MPIException(MPI.ERR_NAME, "cannot look '" + service + "' up: " + e.getMessage());
+            throw new MpiError(ErrorClass.NAME, "cannot look '" + service + "' up: " + e.getMessage());
         }
     }
 
-    static void unpublish(String service, String port) throws MPIException {
+    public static void unpublish(String service, String port) {
         Path file = entry(service);
         try {
             if (!Files.readString(file).equals(port)) {
-                throw new MPIException(MPI.ERR_SERVICE, "'" + service + "' is published with another port");
+                throw new MpiError(ErrorClass.SERVICE, "'" + service + "' is published with another port");
             }
             Files.delete(file);
         } catch (NoSuchFileException e) {
-            throw new MPIException(MPI.ERR_SERVICE, "no service '" + service + "' is published");
+            throw new MpiError(ErrorClass.SERVICE, "no service '" + service + "' is published");
         } catch (IOException e) {
-            throw new MPIException(MPI.ERR_SERVICE, "cannot unpublish '" + service + "': " + e.getMessage());
+            throw new MpiError(ErrorClass.SERVICE, "cannot unpublish '" + service + "': " + e.getMessage());
         }
     }
 }

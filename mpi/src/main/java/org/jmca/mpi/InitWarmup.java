@@ -1,6 +1,10 @@
-package mpi;
+package org.jmca.mpi;
 
 import java.nio.IntBuffer;
+import mpi.Intracomm;
+import mpi.MPI;
+import mpi.MPIException;
+import mpi.Request;
 import java.util.concurrent.locks.LockSupport;
 import org.jmca.runtime.JitActivity;
 
@@ -24,7 +28,7 @@ import org.jmca.runtime.JitActivity;
  * compiler - so MPI_COMM_WORLD's state (its collective call count, the message sequence numbers)
  * is the same on all ranks afterwards and no message is left behind for the application.
  */
-final class InitWarmup {
+public final class InitWarmup {
     /** Rounds of the first batch; each batch after it is twice as long, up to {@link #LONG_BATCH}. */
     private static final int FIRST_BATCH = 64;
     /** Rounds of a batch long enough that a method called once a round reaches C2's threshold in it. */
@@ -56,8 +60,8 @@ final class InitWarmup {
     }
 
     /** What a warm-up did, for {@code mpi_warmup_verbose}. */
-    record Outcome(End end, int batches, long rounds, long nanos, long compilerNanos) {
-        String describe() {
+    public record Outcome(End end, int batches, long rounds, long nanos, long compilerNanos) {
+        public String describe() {
             return String.format("MPI.Init's warm-up took %d ms: %d batches, %d rounds of calls; this JVM's JIT"
                     + " compilers worked %d ms meanwhile; %s", nanos / 1_000_000, batches, rounds,
                     compilerNanos / 1_000_000, switch (end) {
@@ -71,16 +75,8 @@ final class InitWarmup {
     private InitWarmup() {
     }
 
-    static Outcome run(Intracomm comm, int rank, int size, long budgetMillis) throws MPIException {
-        comm.core.port.mute(true);
-        try {
-            return warmUp(comm, rank, size, budgetMillis);
-        } finally {
-            comm.core.port.mute(false);
-        }
-    }
-
-    private static Outcome warmUp(Intracomm comm, int rank, int size, long budgetMillis) throws MPIException {
+    /** Runs the warm-up on {@code comm}, whose collective selection's messages the caller has muted. */
+    public static Outcome run(Intracomm comm, int rank, int size, long budgetMillis) throws MPIException {
         long start = System.nanoTime();
         long deadline = start + budgetMillis * 1_000_000;
         JitActivity jit = JitActivity.open();

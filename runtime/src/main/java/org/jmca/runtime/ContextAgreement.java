@@ -1,9 +1,8 @@
-package mpi;
+package org.jmca.runtime;
 
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 import java.util.stream.IntStream;
-import org.jmca.mca.McaException;
 import org.jmca.mca.coll.CollCall;
 import org.jmca.mca.coll.CollFunction;
 import org.jmca.mca.coll.CollRequest;
@@ -12,10 +11,9 @@ import org.jmca.mca.pml.PmlRequest;
 import org.jmca.mca.pml.PmlStatus;
 import org.jmca.mca.pml.SendMode;
 import org.jmca.mca.progress.ProgressEngine;
-import org.jmca.runtime.JobRuntime;
 
 /**
- * A new context agreed without blocking, for {@link Comm#iDup()}: rounds of two non-blocking
+ * A new context agreed without blocking, for {@code mpi.Comm.iDup()}: rounds of two non-blocking
  * allreduces over the parent (on an intercommunicator, over both groups: every process sends its
  * value to every other and takes the largest). The first takes the largest of the ranks' next free contexts; in
  * the second each rank says whether that one is still free here, and takes it at once if it is
@@ -25,17 +23,19 @@ import org.jmca.runtime.JobRuntime;
  * callback: one thread at a time. Every round uses the one collective tag drawn when the
  * iDup was called, so calls the program makes meanwhile keep their tags in step.
  */
-final class ContextAgreement implements PmlRequest {
+public final class ContextAgreement implements PmlRequest {
     /** What to do with the context once every rank has it. */
-    interface Agreed {
-        void accept(int context) throws MPIException;
+    public interface Agreed {
+        void accept(int context);
     }
 
-    private final Comm parent;
+    /** MPI_MAX on one int. */
+    private static final Reduction MAX_INT = Reductions.predefined(PredefinedOp.MAX, Type.INT);
+
+    private final Communicator parent;
     private final JobRuntime runtime;
     private final Agreed agreed;
     private final int tag;
-    private final Reduction max;
     private final int[] mine = new int[1];
     private final int[] result = new int[1];
     private final ProgressEngine.Registration registration;
@@ -44,12 +44,11 @@ final class ContextAgreement implements PmlRequest {
     private int candidate;
     private boolean done;
 
-    ContextAgreement(Comm parent, JobRuntime runtime, Agreed agreed) throws MPIException {
+    public ContextAgreement(Communicator parent, JobRuntime runtime, Agreed agreed) {
         this.parent = parent;
         this.runtime = runtime;
         this.agreed = agreed;
-        this.tag = parent.core.port.nextTag();
-        this.max = MPI.MAX.bind(MPI.INT);
+        this.tag = parent.port.nextTag();
         propose();
         // the other ranks wait for this one's rounds: advance them whatever the program calls
         this.registration = runtime.progress.register(() -> {
@@ -65,25 +64,25 @@ final class ContextAgreement implements PmlRequest {
     }
 
     private CollRequest start() {
-        if (parent.core.coll() == null) {
+        if (parent.coll() == null) {
             return everyoneMax();
         }
-        return parent.core.coll().module(CollFunction.ALLREDUCE).start(CollFunction.ALLREDUCE,
-                CollCall.of(MemorySegment.ofArray(mine), MemorySegment.ofArray(result), 1, Integer.BYTES, 0, max,
+        return parent.coll().module(CollFunction.ALLREDUCE).start(CollFunction.ALLREDUCE,
+                CollCall.of(MemorySegment.ofArray(mine), MemorySegment.ofArray(result), 1, Integer.BYTES, 0, MAX_INT,
                         tag));
     }
 
     /** The allreduce of an intercommunicator's two groups: {@code mine} to every other process, the largest kept. */
     private CollRequest everyoneMax() {
-        int[] others = IntStream.concat(Arrays.stream(parent.core.jobRanks), Arrays.stream(parent.core.peers))
+        int[] others = IntStream.concat(Arrays.stream(parent.jobRanks), Arrays.stream(parent.peers))
                 .filter(r -> r != runtime.job.rank()).toArray();
         int[] values = new int[others.length];
         PmlRequest[] operations = new PmlRequest[2 * others.length];
         MemorySegment value = MemorySegment.ofArray(mine.clone());
         for (int i = 0; i < others.length; i++) {
             operations[2 * i] = runtime.pml.irecv(MemorySegment.ofArray(values).asSlice(4L * i, 4), others[i], tag,
-                    parent.core.context + 1);
-            operations[2 * i + 1] = runtime.pml.isend(value, others[i], tag, parent.core.context + 1, SendMode.STANDARD);
+                    parent.context + 1);
+            operations[2 * i + 1] = runtime.pml.isend(value, others[i], tag, parent.context + 1, SendMode.STANDARD);
         }
         return () -> {
             for (PmlRequest operation : operations) {
@@ -113,11 +112,7 @@ final class ContextAgreement implements PmlRequest {
                 if (registration != null) {
                     registration.close();
                 }
-                try {
-                    agreed.accept(candidate);
-                } catch (MPIException e) {
-                    throw new McaException(e.getMessage(), e);
-                }
+                agreed.accept(candidate);
             } else {
                 propose();
             }
