@@ -4,7 +4,6 @@ import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.function.BooleanSupplier;
 import org.jmca.mca.btl.BtlEndpoint;
 import org.jmca.mca.btl.BtlModule;
 import org.jmca.mca.pml.PmlRequest;
@@ -26,8 +25,12 @@ import org.jmca.mca.progress.ProgressEngine;
  * </ul>
  *
  * Synchronization follows MPI: fence, post/start/complete/wait, lock/unlock and lock-all, flush.
- * Each origin counts the active messages it sent each target; a fence, complete, unlock or flush
- * carries that count, and the target answers once it has carried out as many.
+ * Each origin counts the active messages it sent each target ({@link IssuedOperations}); a fence,
+ * complete, unlock or flush carries that count, and the target answers once it has carried out as
+ * many. As in Open MPI's osc/rdma, active-target synchronization ({@link ActiveTarget}) and
+ * passive-target synchronization ({@link PassiveTarget}) are apart: this class keeps the window
+ * and its communication calls, checks each access against the epochs they keep, and delegates
+ * the synchronization calls to them.
  *
  * <p>Threads: every call, and the target side, on the thread that owns progress.
  */
@@ -53,31 +56,13 @@ public final class OscWindow {
 
     // ---- origin side ----
     private long nextId;
-    /** Per target: active-message operations sent, cumulative. */
-    private final long[] issued;
-    /** Per target: operations sent since the last flush whose completion there no reply has shown (puts, accumulates). */
-    private final long[] unanswered;
-    /** Per target: messages of this rank's that are not locally complete yet. */
-    private final List<PmlRequest>[] outstanding;
-    private final boolean[] granted;
-    private final long[] unlocksDone;
-    private final long[] flushesDone;
-    private final long[] postsSeen;
-    private final long[] postsTaken;
+    private final IssuedOperations issued;
 
     // ---- epochs ----
-    private boolean fenceOpen;
-    private boolean fenceUsed;
-    private long rounds;
-    /** Per target: the lock held (LOCK_EXCLUSIVE, LOCK_SHARED) or 0. */
-    private final int[] locked;
-    private boolean lockedAll;
-    private int[] accessGroup;
-    private int[] exposureGroup;
-    private long[] completesTaken;
+    private final ActiveTarget active;
+    private final PassiveTarget passive;
     private boolean freed;
 
-    @SuppressWarnings("unchecked")
     private OscWindow(WindowEnvironment env, MemorySegment memory, WindowPeer[] peers) {
         this.env = env;
         this.memory = memory;
@@ -88,20 +73,10 @@ public final class OscWindow {
         for (int r = 0; r < size; r++) {
             endpoints[r] = r == me ? null : env.pml().endpoint(env.jobRanks()[r]);
         }
-        this.issued = new long[size];
-        this.unanswered = new long[size];
-        this.outstanding = new List[size];
-        for (int r = 0; r < size; r++) {
-            outstanding[r] = new ArrayList<>();
-        }
-        this.granted = new boolean[size];
-        this.unlocksDone = new long[size];
-        this.flushesDone = new long[size];
-        this.postsSeen = new long[size];
-        this.postsTaken = new long[size];
-        this.locked = new int[size];
-        this.completesTaken = new long[size];
+        this.issued = new IssuedOperations(size);
         this.target = new TargetSide(this, env, memory);
+        this.active = new ActiveTarget(env, target, issued);
+        this.passive = new PassiveTarget(env, target, issued, active);
         target.start();
         this.registration = env.progress().register(target::progress, ProgressEngine.Priority.HIGH);
     }
@@ -136,19 +111,19 @@ public final class OscWindow {
     // ---- called by the target side ----
 
     void granted(int from) {
-        granted[from] = true;
+        passive.granted(from);
     }
 
     void unlocked(int from) {
-        unlocksDone[from]++;
+        passive.unlocked(from);
     }
 
     void flushed(int from) {
-        flushesDone[from]++;
+        passive.flushed(from);
     }
 
     void posted(int from) {
-        postsSeen[from]++;
+        active.posted(from);
     }
 
     // ---- operations ---------------------------------------------------------------------------
@@ -285,12 +260,8 @@ public final class OscWindow {
         if (!Control.inline(data.byteSize())) {
             parts.add(env.pml().isend(data, job, Control.dataTag(id), env.dataContext(), SendMode.STANDARD));
         }
-        issued[rank]++;
-        if (reply == null) {
-            unanswered[rank]++;
-        }
+        issued.add(rank, parts, reply != null);
         env.counters().activeMessages++;
-        outstanding[rank].addAll(parts);
         return new OscRequest(parts);
     }
 
@@ -321,7 +292,7 @@ public final class OscWindow {
             throw new OscException(OscError.RANGE, bytes + " bytes at displacement " + disp + " (byte " + at
                     + ") do not fit rank " + rank + "'s window of " + peers[rank].bytes() + " bytes");
         }
-        fenceUsed |= fenceOpen;
+        active.accessed();
         return at;
     }
 
@@ -335,112 +306,61 @@ public final class OscWindow {
     }
 
     private void checkRank(int rank) throws OscException {
+        checkRank(rank, size);
+    }
+
+    static void checkRank(int rank, int size) throws OscException {
         if (rank < 0 || rank >= size) {
             throw new OscException(OscError.RANK, "rank " + rank + " is not in the window's group of " + size);
         }
     }
 
-    private boolean passive(int rank) {
-        return lockedAll || locked[rank] != 0;
-    }
-
     private boolean canAccess(int rank) {
-        return fenceOpen || passive(rank) || (accessGroup != null && contains(accessGroup, rank));
+        return active.canAccess(rank) || passive.holds(rank);
     }
 
-    private static boolean contains(int[] group, int rank) {
-        for (int r : group) {
-            if (r == rank) {
-                return true;
-            }
-        }
-        return false;
+    // ---- passive target: PassiveTarget ---------------------------------------------------------
+
+    public void lock(int type, int rank) throws OscException {
+        checkOpen();
+        passive.lock(type, rank);
     }
 
-    private boolean anyLock() {
-        if (lockedAll) {
-            return true;
-        }
-        for (int l : locked) {
-            if (l != 0) {
-                return true;
-            }
-        }
-        return false;
+    public void unlock(int rank) throws OscException {
+        checkOpen();
+        passive.unlock(rank);
     }
 
-    private void waitUntil(BooleanSupplier done) {
-        env.progress().waitUntil(done);
+    public void lockAll() throws OscException {
+        checkOpen();
+        passive.lockAll();
     }
 
-    // ---- completion ---------------------------------------------------------------------------
-
-    private boolean locallyComplete(int rank) {
-        outstanding[rank].removeIf(PmlRequest::isComplete);
-        return outstanding[rank].isEmpty();
+    public void unlockAll() throws OscException {
+        checkOpen();
+        passive.unlockAll();
     }
 
     /** Waits until this rank's operations to {@code rank} are complete here (MPI_Win_flush_local). */
     public void flushLocal(int rank) throws OscException {
         checkOpen();
-        checkRank(rank);
-        checkPassive(rank, "flushLocal");
-        waitUntil(() -> locallyComplete(rank));
+        passive.flushLocal(rank);
     }
 
     public void flushLocalAll() throws OscException {
         checkOpen();
-        checkAnyPassive("flushLocalAll");
-        waitUntil(this::allLocallyComplete);
-    }
-
-    private boolean allLocallyComplete() {
-        for (int r = 0; r < size; r++) {
-            if (!locallyComplete(r)) {
-                return false;
-            }
-        }
-        return true;
+        passive.flushLocalAll();
     }
 
     /** Waits until this rank's operations to {@code rank} are complete there too (MPI_Win_flush). */
     public void flush(int rank) throws OscException {
         checkOpen();
-        checkRank(rank);
-        checkPassive(rank, "flush");
-        remoteComplete(rank);
+        passive.flush(rank);
     }
 
     public void flushAll() throws OscException {
         checkOpen();
-        checkAnyPassive("flushAll");
-        for (int r = 0; r < size; r++) {
-            remoteComplete(r);
-        }
-    }
-
-    /** Waits until the operations to {@code rank} are complete there; a reply already showed it for gets. */
-    private void remoteComplete(int rank) {
-        waitUntil(() -> locallyComplete(rank));
-        if (rank == me || unanswered[rank] == 0) {
-            return;
-        }
-        unanswered[rank] = 0;
-        long expected = flushesDone[rank] + 1;
-        target.send(rank, Control.of(Control.FLUSH, 0, issued[rank]));
-        waitUntil(() -> flushesDone[rank] >= expected);
-    }
-
-    private void checkPassive(int rank, String call) throws OscException {
-        if (!passive(rank)) {
-            throw new OscException(OscError.SYNC, call + "(" + rank + ") outside a passive-target epoch on rank " + rank);
-        }
-    }
-
-    private void checkAnyPassive(String call) throws OscException {
-        if (!anyLock()) {
-            throw new OscException(OscError.SYNC, call + " outside a passive-target epoch");
-        }
+        passive.flushAll();
     }
 
     /** Memory is shared with the window's own stores: nothing to do but order this thread's accesses. */
@@ -449,239 +369,42 @@ public final class OscWindow {
         java.lang.invoke.VarHandle.fullFence();
     }
 
-    // ---- passive target -----------------------------------------------------------------------
-
-    public void lock(int type, int rank) throws OscException {
-        checkOpen();
-        if (type != LOCK_EXCLUSIVE && type != LOCK_SHARED) {
-            throw new OscException(OscError.LOCKTYPE, "lock type " + type + " is neither MPI.LOCK_EXCLUSIVE nor"
-                    + " MPI.LOCK_SHARED");
-        }
-        if (rank == PROC_NULL) {
-            return;
-        }
-        checkRank(rank);
-        if (locked[rank] != 0 || lockedAll) {
-            throw new OscException(OscError.SYNC, "rank " + rank + " is locked already (unlock it first)");
-        }
-        leaveUnusedFence("lock");
-        if (accessGroup != null) {
-            throw new OscException(OscError.SYNC, "lock during an access epoch opened by start");
-        }
-        acquire(type, rank);
-        locked[rank] = type;
-    }
-
-    private void acquire(int type, int rank) {
-        granted[rank] = false;
-        if (rank == me) {
-            target.locks.request(me, type);
-        } else {
-            target.send(rank, Control.of(Control.LOCK, 0, type));
-        }
-        waitUntil(() -> granted[rank]);
-    }
-
-    /** A fence opens an epoch that a lock may end only if no operation used it (as Open MPI's osc/rdma). */
-    private void leaveUnusedFence(String call) throws OscException {
-        if (fenceOpen && fenceUsed) {
-            throw new OscException(OscError.SYNC, call + " while the epoch opened by fence is in use (end it with"
-                    + " fence(MPI.MODE_NOSUCCEED))");
-        }
-        fenceOpen = false;
-    }
-
-    public void unlock(int rank) throws OscException {
-        checkOpen();
-        if (rank == PROC_NULL) {
-            return;
-        }
-        checkRank(rank);
-        if (locked[rank] == 0) {
-            throw new OscException(OscError.SYNC, "rank " + rank + " is not locked");
-        }
-        release(rank);
-        locked[rank] = 0;
-    }
-
-    private void release(int rank) {
-        waitUntil(() -> locallyComplete(rank));
-        if (rank == me) {
-            target.locks.release(me);
-            return;
-        }
-        unanswered[rank] = 0;
-        long expected = unlocksDone[rank] + 1;
-        target.send(rank, Control.of(Control.UNLOCK, 0, issued[rank]));
-        waitUntil(() -> unlocksDone[rank] >= expected);
-    }
-
-    public void lockAll() throws OscException {
-        checkOpen();
-        if (lockedAll || anyLock()) {
-            throw new OscException(OscError.SYNC, "lockAll while a lock is held");
-        }
-        leaveUnusedFence("lockAll");
-        if (accessGroup != null) {
-            throw new OscException(OscError.SYNC, "lockAll during an access epoch opened by start");
-        }
-        for (int r = 0; r < size; r++) {
-            acquire(LOCK_SHARED, r);
-        }
-        lockedAll = true;
-    }
-
-    public void unlockAll() throws OscException {
-        checkOpen();
-        if (!lockedAll) {
-            throw new OscException(OscError.SYNC, "unlockAll without lockAll");
-        }
-        for (int r = 0; r < size; r++) {
-            release(r);
-        }
-        lockedAll = false;
-    }
-
-    // ---- active target ------------------------------------------------------------------------
+    // ---- active target: ActiveTarget -----------------------------------------------------------
 
     /** Collective: completes the epoch before it and, unless {@code MODE_NOSUCCEED}, opens the next. */
     public void fence(int assertion) throws OscException {
         checkOpen();
-        if (anyLock() || accessGroup != null || exposureGroup != null) {
-            throw new OscException(OscError.SYNC, "fence during a " + (anyLock() ? "passive-target epoch (unlock first)"
-                    : "post/start epoch (complete and wait first)"));
-        }
-        exchangeRound(Control.FENCE);
-        fenceOpen = (assertion & MODE_NOSUCCEED) == 0;
-        if (fenceOpen && (assertion & MODE_NOPRECEDE) == 0) {
-            // A rank's round ends once the operations aimed at it are carried out, not those
-            // aimed at the others: without a second round, an operation of the next epoch (a
-            // direct get above all) could reach a target still carrying out this one's.
-            exchangeRound(Control.FENCE);
-        }
-        fenceUsed = false;
-    }
-
-    /**
-     * Every rank tells every other how many operations it sent there, then waits for all of them
-     * to do the same and for the operations counted to be carried out: a barrier that completes
-     * every operation before it.
-     */
-    private void exchangeRound(int kind) {
-        waitUntil(this::allLocallyComplete);
-        long round = ++rounds;
-        for (int r = 0; r < size; r++) {
-            if (r != me) {
-                MemorySegment message = Control.of(kind, round, issued[r]);
-                target.send(r, message);
-            }
-        }
-        waitUntil(() -> target.roundDone(round));
-        Arrays.fill(unanswered, 0);
+        active.fence(assertion, passive.anyLock());
     }
 
     /** Opens an access epoch to the ranks of {@code group} once each has posted. */
     public void start(int[] group) throws OscException {
         checkOpen();
-        for (int r : group) {
-            checkRank(r);
-        }
-        if (accessGroup != null || anyLock()) {
-            throw new OscException(OscError.SYNC, "start while an access epoch is open (" + (anyLock() ? "a lock"
-                    : "an earlier start") + ")");
-        }
-        leaveUnusedFence("start");
-        int[] targets = group.clone();
-        waitUntil(() -> {
-            for (int r : targets) {
-                if (postsSeen[r] <= postsTaken[r]) {
-                    return false;
-                }
-            }
-            return true;
-        });
-        for (int r : targets) {
-            postsTaken[r]++;
-        }
-        accessGroup = targets;
+        active.start(group, passive.anyLock());
     }
 
     /** Ends the access epoch of {@link #start}: every target learns how many operations to expect. */
     public void complete() throws OscException {
         checkOpen();
-        if (accessGroup == null) {
-            throw new OscException(OscError.SYNC, "complete without start");
-        }
-        for (int r : accessGroup) {
-            waitUntil(() -> locallyComplete(r));
-            if (r == me) {
-                target.completesSeen[me]++;
-            } else {
-                target.send(r, Control.of(Control.COMPLETE, 0, issued[r]));
-                unanswered[r] = 0;
-            }
-        }
-        accessGroup = null;
+        active.complete();
     }
 
     /** Opens an exposure epoch to the ranks of {@code group}: tells each it may start. */
     public void post(int[] group) throws OscException {
         checkOpen();
-        for (int r : group) {
-            checkRank(r);
-        }
-        if (exposureGroup != null) {
-            throw new OscException(OscError.SYNC, "post while an exposure epoch is open (wait first)");
-        }
-        exposureGroup = group.clone();
-        for (int r : exposureGroup) {
-            if (r == me) {
-                posted(me);
-            } else {
-                target.send(r, Control.of(Control.POST, 0, 0));
-            }
-        }
+        active.post(group);
     }
 
     /** Waits until every rank of the posted group has completed and its operations are carried out. */
     public void waitExposure() throws OscException {
-        checkExposure("waitFor");
-        waitUntil(this::exposureDone);
-        endExposure();
+        checkOpen();
+        active.waitExposure();
     }
 
     /** As {@link #waitExposure}, without waiting: true (and the epoch ended) if it is done. */
     public boolean testExposure() throws OscException {
-        checkExposure("test");
-        env.progress().progress();
-        if (!exposureDone()) {
-            return false;
-        }
-        endExposure();
-        return true;
-    }
-
-    private void checkExposure(String call) throws OscException {
         checkOpen();
-        if (exposureGroup == null) {
-            throw new OscException(OscError.SYNC, call + " without post");
-        }
-    }
-
-    private boolean exposureDone() {
-        for (int r : exposureGroup) {
-            if (target.completesSeen[r] <= completesTaken[r] || (r != me && target.processed[r] < target.completeCounts[r])) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private void endExposure() {
-        for (int r : exposureGroup) {
-            completesTaken[r]++;
-        }
-        exposureGroup = null;
+        return active.testExposure();
     }
 
     // ---- the end ------------------------------------------------------------------------------
@@ -689,11 +412,11 @@ public final class OscWindow {
     /** Collective: waits until no rank uses the window any more, then stops its target side. */
     public void free() throws OscException {
         checkOpen();
-        if (anyLock() || accessGroup != null || exposureGroup != null) {
+        if (passive.anyLock() || active.postStartOpen()) {
             throw new OscException(OscError.SYNC, "free during an epoch (unlock, complete or wait first)");
         }
-        exchangeRound(Control.FREE);
-        waitUntil(() -> !target.sending());
+        active.exchangeRound(Control.FREE);
+        env.progress().waitUntil(() -> !target.sending());
         target.stop();
         registration.close();
         freed = true;

@@ -5,7 +5,6 @@ import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.net.InetSocketAddress;
-import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
@@ -39,6 +38,11 @@ import org.jmca.mca.btl.PeerFailureException;
  * other at once, the connection started by the lower rank wins: the lower rank refuses the
  * other, the higher rank accepts it and drops its own. A connection must present the job key
  * ({@link TcpWire}); one that does not is logged and closed.
+ *
+ * <p>The module drives the selector and the framing: it accepts sockets, reads the handshake of
+ * each to find its peer, hands each key's readiness to the endpoint it is for, and writes and
+ * reads frames. Each {@link TcpEndpoint} owns the state of its connection: what happens when it
+ * is made, accepted, closed or lost.
  */
 final class TcpBtlModule implements BtlModule {
     static final String ADDRESSES_KEY = "tcp.addresses";
@@ -55,16 +59,21 @@ final class TcpBtlModule implements BtlModule {
     private static final int HEAD_ROOM = 4096;
     private static final ByteBuffer EMPTY = ByteBuffer.allocateDirect(0);
 
-    private sealed interface Attachment permits Listener, Incoming, Outgoing, Established { }
+    /** What a key of the selector is for, which says what its readiness means. */
+    sealed interface Attachment permits Listener, Incoming, Outgoing, Established { }
 
-    private record Listener(ServerSocketChannel server) implements Attachment { }
+    /** A listening socket: peers connect to it. */
+    record Listener(ServerSocketChannel server) implements Attachment { }
 
-    private record Incoming(SocketChannel channel, ByteBuffer handshake) implements Attachment { }
+    /** A connection accepted, its handshake not yet read whole: whose it is, is not known yet. */
+    record Incoming(SocketChannel channel, ByteBuffer handshake) implements Attachment { }
 
-    private record Outgoing(TcpEndpoint endpoint, SocketChannel channel, int addressIndex, ByteBuffer handshake,
-                            ByteBuffer reply) implements Attachment { }
+    /** A connection an endpoint started to its address {@code addressIndex}: our handshake, then the peer's answer. */
+    record Outgoing(TcpEndpoint endpoint, SocketChannel channel, int addressIndex, ByteBuffer handshake,
+                    ByteBuffer reply) implements Attachment { }
 
-    private record Established(TcpEndpoint endpoint) implements Attachment { }
+    /** An endpoint's connection, up: frames both ways. */
+    record Established(TcpEndpoint endpoint) implements Attachment { }
 
     private final int rank;
     private final String hostname;
@@ -72,6 +81,8 @@ final class TcpBtlModule implements BtlModule {
     private final TcpSettings settings;
     private final BtlProperties properties;
     private final Selector selector;
+    /** What this module's endpoints share. */
+    private final TcpEndpoint.Local local;
     private final List<InetSocketAddress> listening = new ArrayList<>();
     /** A frame's first bytes: the length, the tag, the PML's header and a small payload. */
     private final ByteBuffer head = ByteBuffer.allocateDirect(TcpWire.FRAME_HEADER + HEAD_ROOM);
@@ -94,7 +105,6 @@ final class TcpBtlModule implements BtlModule {
     private int jobSize;
     private TcpEndpoint[] endpoints = new TcpEndpoint[0];
     private BtlReceiver receiver;
-    private int connecting;
     private boolean finalizing;
     private long reads;
     private long bytesRead;
@@ -127,6 +137,7 @@ final class TcpBtlModule implements BtlModule {
         } catch (IOException e) {
             throw new UncheckedIOException("btl/tcp: cannot listen on " + NetworkAddresses.describe(addresses), e);
         }
+        this.local = new TcpEndpoint.Local(rank, keyDigest, selector, settings);
     }
 
     @Override
@@ -163,7 +174,7 @@ final class TcpBtlModule implements BtlModule {
                 result.add(null);
                 continue;
             }
-            TcpEndpoint endpoint = new TcpEndpoint(peer.rank(), this, addresses, peer.hostname(), chunks);
+            TcpEndpoint endpoint = new TcpEndpoint(peer.rank(), this, local, addresses, peer.hostname(), chunks);
             endpoints[peer.rank()] = endpoint;
             result.add(endpoint);
         }
@@ -191,13 +202,13 @@ final class TcpBtlModule implements BtlModule {
             }
             List<InetSocketAddress> addresses = bridge.initiator()
                     ? reachable(parse(published), peer.hostname().equals(hostname)) : List.of();
-            TcpEndpoint endpoint = new TcpEndpoint(peer.rank(), this, addresses, peer.hostname(), chunks);
+            TcpEndpoint endpoint = new TcpEndpoint(peer.rank(), this, local, addresses, peer.hostname(), chunks);
             endpoint.bridgeDigest = digest;
             endpoint.indexThere = bridge.selfIndexAtPeer()[i];
             endpoints[peer.rank()] = endpoint;
             result.add(endpoint);
             if (bridge.initiator() && !addresses.isEmpty()) {
-                connect(endpoint, 0);
+                endpoint.connect(0);
             }
         }
         return result;
@@ -257,13 +268,7 @@ final class TcpBtlModule implements BtlModule {
             throw new IllegalArgumentException("fragment of " + length + " bytes exceeds btl_tcp_max_send_size="
                     + settings.maxSendSize());
         }
-        switch (endpoint.state) {
-            case FAILED -> throw new PeerFailureException(endpoint.rank(), "btl/tcp: rank " + rank
-                    + " cannot send to rank " + endpoint.rank() + ": its connection failed earlier");
-            case PEER_FINALIZED -> throw new PeerFailureException(endpoint.rank(), "btl/tcp: rank " + rank
-                    + " cannot send to rank " + endpoint.rank() + ": that rank has already finalized");
-            default -> { }
-        }
+        endpoint.checkSendable();
     }
 
     /**
@@ -282,14 +287,14 @@ final class TcpBtlModule implements BtlModule {
             body = direct(payload, payloadCopy, payloadCopySegment);
         }
         head.flip();
-        if (endpoint.state == State.CONNECTED && endpoint.corked) {
+        if (endpoint.state() == State.CONNECTED && endpoint.corked) {
             if (bigHeader == null && !body.hasRemaining()) {
                 endpoint.sendQueue.append(head);
                 return true;
             }
             flushCorked(endpoint); // what the frame must follow, so that it may go straight out
         }
-        if (endpoint.state == State.CONNECTED && endpoint.sendQueue.isEmpty()) {
+        if (endpoint.state() == State.CONNECTED && endpoint.sendQueue.isEmpty()) {
             if (receiving && bigHeader == null && !body.hasRemaining()) {
                 // an answer to what is being read (an ACK, a FIN): it waits for the others of this turn
                 endpoint.corked = true;
@@ -300,19 +305,19 @@ final class TcpBtlModule implements BtlModule {
             try {
                 directWrites++;
                 if (bigHeader == null && !body.hasRemaining()) {
-                    endpoint.channel.write(head);
+                    endpoint.channel().write(head);
                 } else {
                     gather[0] = head;
                     gather[1] = bigHeader != null ? bigHeader : EMPTY;
                     gather[2] = body;
-                    endpoint.channel.write(gather);
+                    endpoint.channel().write(gather);
                 }
             } catch (IOException e) {
-                throw lost(endpoint, e.getMessage());
+                throw endpoint.lost(e.getMessage());
             }
             if (head.hasRemaining() || bigHeader != null && bigHeader.hasRemaining() || body.hasRemaining()) {
                 queue(endpoint, bigHeader, body);
-                endpoint.key.interestOps(SelectionKey.OP_READ | SelectionKey.OP_WRITE);
+                endpoint.awaitWritable();
             }
             return true;
         }
@@ -321,9 +326,7 @@ final class TcpBtlModule implements BtlModule {
             return false;
         }
         queue(endpoint, bigHeader, body);
-        if (endpoint.state == State.CLOSED && !endpoint.addresses.isEmpty()) {
-            connect(endpoint, 0); // (a bridged peer without addresses connects to us: what is queued waits)
-        }
+        endpoint.connectIfClosed();
         return true;
     }
 
@@ -353,98 +356,19 @@ final class TcpBtlModule implements BtlModule {
     private void flushCorked(TcpEndpoint endpoint) {
         if (endpoint.corked) {
             endpoint.corked = false;
-            if (endpoint.state == State.CONNECTED) {
-                flush(endpoint);
+            if (endpoint.state() == State.CONNECTED) {
+                endpoint.flush();
             }
         }
     }
 
-    private void flush(TcpEndpoint endpoint) {
-        boolean done;
-        try {
-            done = endpoint.sendQueue.flush(endpoint.channel);
-        } catch (IOException e) {
-            throw lost(endpoint, e.getMessage());
-        }
-        endpoint.key.interestOps(done ? SelectionKey.OP_READ : SelectionKey.OP_READ | SelectionKey.OP_WRITE);
-    }
+    // ---- accepting -----------------------------------------------------------------------
 
-    // ---- connecting ----------------------------------------------------------------------
-
-    private void connect(TcpEndpoint endpoint, int addressIndex) {
-        InetSocketAddress address = endpoint.addresses.get(addressIndex);
-        try {
-            SocketChannel channel = SocketChannel.open();
-            channel.configureBlocking(false);
-            channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
-            channel.connect(address);
-            if (endpoint.state != State.CONNECTING) {
-                connecting++;
-                endpoint.connectStartedNanos = System.nanoTime();
-            }
-            endpoint.state = State.CONNECTING;
-            endpoint.outgoing = channel;
-            channel.register(selector, SelectionKey.OP_CONNECT,
-                    new Outgoing(endpoint, channel, addressIndex, endpoint.bridgeDigest != null
-                            ? TcpWire.handshake(endpoint.bridgeDigest, endpoint.indexThere)
-                            : TcpWire.handshake(keyDigest, rank), ByteBuffer.allocate(1)));
-        } catch (IOException e) {
-            connectFailed(endpoint, addressIndex, e.getMessage());
-        }
-    }
-
-    private void connectFailed(TcpEndpoint endpoint, int addressIndex, String why) {
-        if (endpoint.state == State.CONNECTED) {
-            return;
-        }
-        if (addressIndex + 1 < endpoint.addresses.size()) {
-            connect(endpoint, addressIndex + 1);
-            return;
-        }
-        fail(endpoint);
-        throw new PeerFailureException(endpoint.rank(), "btl/tcp: rank " + rank + " cannot connect to " + endpoint
-                + ": " + why);
-    }
-
-    private void onOutgoing(SelectionKey key, Outgoing out) throws IOException {
-        TcpEndpoint endpoint = out.endpoint();
-        if (key.isConnectable()) {
-            try {
-                out.channel().finishConnect();
-            } catch (IOException e) {
-                key.cancel();
-                out.channel().close();
-                connectFailed(endpoint, out.addressIndex(), e.getMessage());
-                return;
-            }
-            while (out.handshake().hasRemaining()) {
-                out.channel().write(out.handshake());
-            }
-            key.interestOps(SelectionKey.OP_READ);
-            return;
-        }
-        int n = out.channel().read(out.reply());
-        if (n == 0) {
-            return;
-        }
-        if (n > 0 && out.reply().get(0) == TcpWire.ACCEPTED) {
-            attach(endpoint, out.channel(), key);
-            return;
-        }
-        key.cancel();
-        out.channel().close();
-        if (endpoint.state != State.CONNECTING || endpoint.outgoing != out.channel()) {
-            return;
-        }
-        if (rank > endpoint.rank()) {
-            // The lower rank refused us because its own connection to us wins; it is on its way.
-            endpoint.outgoing = null;
-            return;
-        }
-        connectFailed(endpoint, endpoint.addresses.size() - 1,
-                "it refused the connection (does it run in another job?)");
-    }
-
+    /**
+     * A connection a peer started: once its handshake is in whole, one that does not show this
+     * job's key (or a bridge's) is logged and closed; otherwise the endpoint of the rank it names
+     * decides whether to take it.
+     */
     private void onIncoming(SelectionKey key, Incoming in) throws IOException {
         if (in.channel().read(in.handshake()) < 0) {
             key.cancel();
@@ -466,15 +390,11 @@ final class TcpBtlModule implements BtlModule {
         if (endpoint == null) {
             endpoint = endpoints[TcpWire.handshakeRank(in.handshake())];
         }
-        boolean keepOurs = endpoint == null || endpoint.state == State.CONNECTED
-                || endpoint.state == State.CONNECTING && rank < endpoint.rank();
-        in.channel().write(ByteBuffer.wrap(new byte[] {keepOurs ? TcpWire.REFUSED : TcpWire.ACCEPTED}));
-        if (keepOurs) {
-            key.cancel();
-            in.channel().close();
+        if (endpoint == null) {
+            TcpEndpoint.refuse(in.channel(), key);
             return;
         }
-        attach(endpoint, in.channel(), key);
+        endpoint.accept(in.channel(), key);
     }
 
     /** The bridged peer a handshake comes from (its bridge's key, and its index here), or null. */
@@ -487,26 +407,6 @@ final class TcpBtlModule implements BtlModule {
         TcpEndpoint endpoint = endpoints[index];
         return endpoint.bridgeDigest != null && java.security.MessageDigest.isEqual(key, endpoint.bridgeDigest)
                 ? endpoint : null;
-    }
-
-    private void attach(TcpEndpoint endpoint, SocketChannel channel, SelectionKey key) throws IOException {
-        if (endpoint.state == State.CONNECTING) {
-            connecting--;
-        }
-        if (endpoint.outgoing != null && endpoint.outgoing != channel) {
-            endpoint.outgoing.keyFor(selector).cancel();
-            endpoint.outgoing.close();
-        }
-        endpoint.outgoing = null;
-        channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
-        endpoint.channel = channel;
-        endpoint.key = key;
-        // Room for a partial frame plus a whole one, so a frame always fits after compaction.
-        endpoint.readBuffer = ByteBuffer.allocateDirect(Math.toIntExact(2 * (settings.maxSendSize() + TcpWire.FRAME_HEADER)));
-        endpoint.readSegment = MemorySegment.ofBuffer(endpoint.readBuffer);
-        endpoint.state = State.CONNECTED;
-        key.attach(new Established(endpoint));
-        flush(endpoint);
     }
 
     // ---- receiving and progress ----------------------------------------------------------
@@ -536,7 +436,7 @@ final class TcpBtlModule implements BtlModule {
                 flushCorked(endpoint);
             }
         }
-        if (connecting > 0) {
+        if (local.anyConnecting()) {
             checkConnectTimeouts();
         }
         return events;
@@ -556,7 +456,7 @@ final class TcpBtlModule implements BtlModule {
                 return 0;
             }
             case Outgoing out -> {
-                onOutgoing(key, out);
+                out.endpoint().onOutgoing(key, out);
                 return 0;
             }
             case Established e -> {
@@ -565,7 +465,7 @@ final class TcpBtlModule implements BtlModule {
                     events += readFrames(e.endpoint());
                 }
                 if (key.isValid() && key.isWritable()) {
-                    flush(e.endpoint());
+                    e.endpoint().flush();
                 }
                 return events;
             }
@@ -582,9 +482,9 @@ final class TcpBtlModule implements BtlModule {
         ByteBuffer buffer = endpoint.readBuffer;
         int n;
         try {
-            n = endpoint.channel.read(buffer);
+            n = endpoint.channel().read(buffer);
         } catch (IOException e) {
-            throw lost(endpoint, e.getMessage());
+            throw endpoint.lost(e.getMessage());
         }
         if (n > 0) {
             reads++;
@@ -596,7 +496,7 @@ final class TcpBtlModule implements BtlModule {
         while (end - at >= 4) {
             int length = buffer.getInt(at);
             if (length < 1 || length > settings.maxSendSize() + 1) {
-                fail(endpoint);
+                endpoint.fail();
                 throw new PeerFailureException(endpoint.rank(), "btl/tcp: rank " + rank + " got a frame of "
                         + length + " bytes from " + endpoint + ": the stream is corrupt");
             }
@@ -609,7 +509,7 @@ final class TcpBtlModule implements BtlModule {
             }
             byte tag = buffer.get(at + 4);
             if (tag == TcpWire.GOODBYE) {
-                endpoint.state = State.PEER_FINALIZED;
+                endpoint.peerFinalized();
             } else {
                 receiver.onFragment(endpoint, tag, endpoint.readSegment, at + TcpWire.FRAME_HEADER, length - 1);
                 frames++;
@@ -625,12 +525,7 @@ final class TcpBtlModule implements BtlModule {
         }
         endpoint.readStart = at;
         if (n < 0) {
-            closeQuietly(endpoint);
-            if (endpoint.state != State.PEER_FINALIZED && !finalizing) {
-                endpoint.state = State.FAILED;
-                throw new PeerFailureException(endpoint.rank(), "btl/tcp: rank " + rank + " lost its connection to "
-                        + endpoint + ": the peer closed it without finalizing (did the process die?)");
-            }
+            endpoint.closedByPeer(finalizing);
         }
         return frames;
     }
@@ -638,38 +533,8 @@ final class TcpBtlModule implements BtlModule {
     private void checkConnectTimeouts() {
         long now = System.nanoTime();
         for (TcpEndpoint endpoint : endpoints) {
-            if (endpoint != null && endpoint.state == State.CONNECTING
-                    && now - endpoint.connectStartedNanos > settings.connectTimeoutNanos()) {
-                fail(endpoint);
-                throw new PeerFailureException(endpoint.rank(), "btl/tcp: rank " + rank + " could not connect to "
-                        + endpoint + " within " + settings.connectTimeoutNanos() / 1_000_000
-                        + " ms (btl_tcp_connect_timeout)");
-            }
-        }
-    }
-
-    private PeerFailureException lost(TcpEndpoint endpoint, String why) {
-        fail(endpoint);
-        return new PeerFailureException(endpoint.rank(), "btl/tcp: rank " + rank + " lost its connection to "
-                + endpoint + ": " + why);
-    }
-
-    private void fail(TcpEndpoint endpoint) {
-        if (endpoint.state == State.CONNECTING) {
-            connecting--;
-        }
-        endpoint.state = State.FAILED;
-        closeQuietly(endpoint);
-    }
-
-    private void closeQuietly(TcpEndpoint endpoint) {
-        for (SocketChannel channel : new SocketChannel[] {endpoint.channel, endpoint.outgoing}) {
-            if (channel != null) {
-                try {
-                    channel.close();
-                } catch (IOException ignored) {
-                    // Closing a socket that failed: nothing more to report.
-                }
+            if (endpoint != null) {
+                endpoint.checkConnectTimeout(now);
             }
         }
     }
@@ -694,7 +559,7 @@ final class TcpBtlModule implements BtlModule {
     @Override
     public boolean hasPendingSends() {
         for (TcpEndpoint endpoint : endpoints) {
-            if (endpoint != null && !endpoint.sendQueue.isEmpty() && endpoint.state != State.FAILED) {
+            if (endpoint != null && !endpoint.sendQueue.isEmpty() && endpoint.state() != State.FAILED) {
                 return true;
             }
         }
@@ -706,10 +571,10 @@ final class TcpBtlModule implements BtlModule {
     public void finalizeModule() {
         finalizing = true;
         for (TcpEndpoint endpoint : endpoints) {
-            if (endpoint != null && endpoint.state == State.CONNECTED) {
+            if (endpoint != null && endpoint.state() == State.CONNECTED) {
                 head.clear().putInt(1).put(TcpWire.GOODBYE).flip();
                 endpoint.sendQueue.append(head);
-                flush(endpoint);
+                endpoint.flush();
             }
         }
         long deadline = System.nanoTime() + 5_000_000_000L;
@@ -723,7 +588,7 @@ final class TcpBtlModule implements BtlModule {
         }
         for (TcpEndpoint endpoint : endpoints) {
             if (endpoint != null) {
-                closeQuietly(endpoint);
+                endpoint.close();
             }
         }
         try {

@@ -70,10 +70,10 @@ class TcpBtlModuleTest {
         progressUntil(() -> received[0] == 10 && received[1] == 10);
         TcpEndpoint zeroToOne = (TcpEndpoint) endpoints.get(0).get(1);
         TcpEndpoint oneToZero = (TcpEndpoint) endpoints.get(1).get(0);
-        assertThat(zeroToOne.state).isEqualTo(TcpEndpoint.State.CONNECTED);
-        assertThat(oneToZero.state).isEqualTo(TcpEndpoint.State.CONNECTED);
-        assertThat(zeroToOne.outgoing).isNull();
-        assertThat(oneToZero.outgoing).isNull();
+        assertThat(zeroToOne.state()).isEqualTo(TcpEndpoint.State.CONNECTED);
+        assertThat(oneToZero.state()).isEqualTo(TcpEndpoint.State.CONNECTED);
+        assertThat(zeroToOne.outgoing()).isNull();
+        assertThat(oneToZero.outgoing()).isNull();
     }
 
     @Test
@@ -128,7 +128,7 @@ class TcpBtlModuleTest {
             modules.get(0).progress();
             impostorOfRankOne.setSoTimeout(5000);
             long deadline = System.nanoTime() + 5_000_000_000L;
-            while (((TcpEndpoint) endpoints.get(0).get(1)).state != TcpEndpoint.State.CONNECTED) {
+            while (((TcpEndpoint) endpoints.get(0).get(1)).state() != TcpEndpoint.State.CONNECTED) {
                 modules.get(0).progress();
                 assertThat(System.nanoTime()).isLessThan(deadline);
             }
@@ -147,7 +147,7 @@ class TcpBtlModuleTest {
         progressUntil(() -> received[1] == 1);
         TcpBtlModule one = modules.remove(1);
         one.finalizeModule();
-        progressUntil(() -> ((TcpEndpoint) endpoints.get(0).get(1)).state == TcpEndpoint.State.PEER_FINALIZED);
+        progressUntil(() -> ((TcpEndpoint) endpoints.get(0).get(1)).state() == TcpEndpoint.State.PEER_FINALIZED);
         for (int i = 0; i < 100; i++) {
             modules.getFirst().progress();
         }

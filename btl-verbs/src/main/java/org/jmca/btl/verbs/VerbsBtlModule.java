@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.jmca.btl.base.RegistrationCache;
-import org.jmca.btl.verbs.Ibv.QpState;
 import org.jmca.btl.verbs.VerbsEndpoint.State;
 import org.jmca.common.verbs.UdDevice;
 import org.jmca.common.verbs.UdPort;
@@ -27,8 +26,10 @@ import org.jmca.mca.btl.Peer;
 
 /**
  * {@code btl/verbs}: fragments over RC queue pairs, one per peer, made on demand through a UD
- * connection manager and torn down when more than {@code btl_verbs_max_conn} would be open
- * (ACTS: the victim by LRU or LRU-M, its pending work flushed, a BREAK exchanged both ways).
+ * connection manager ({@link ConnectionManager}) and torn down when more than
+ * {@code btl_verbs_max_conn} would be open (ACTS: the victim by LRU or LRU-M, its pending work
+ * flushed, a BREAK exchanged both ways; the {@link ConnectionTable} keeps that count). This class
+ * moves the data; those two make and break the connections that carry it.
  *
  * <p><b>Eager sends.</b> A fragment is copied into a registered send buffer and sent with
  * SEND_WITH_IMM, the active-message tag in the immediate data. Each connection pre-posts
@@ -44,34 +45,13 @@ import org.jmca.mca.btl.Peer;
  * buffer is native, the receiver exposes its buffer in ob1's ACK and the sender writes into it
  * with RDMA WRITE, through registered bounce blocks (RPUT).
  *
- * <p><b>Connection manager.</b> Messages on a UD QP, each naming the connection (its number):
- * REQ (QP number, PSN) → REP (the same) → RTU; each side of a REQ that waits resends it until
- * answered, so a lost datagram costs a retry, not the job. When both sides start at once, the
- * lower rank's request wins. Tear-down: BREAK (fragments sent on the connection) after the
- * sender's work has completed, BREAK_ACK in answer; a side destroys its QP when both BREAKs are
- * acknowledged and it has received every fragment the peer's BREAK counts. Nothing is lost or
- * reordered: no fragment is sent once a connection is closing, and the next connection to the
- * peer starts only after the old one is gone on this side.
- *
- * <p>{@code max_conn} bounds the connections of this process, both those it asks for and those
- * it accepts: at the limit, a peer's request waits while a connection is torn down to make room.
- * Only when nothing can be torn down (every connection is still being made) is a request
- * accepted above the limit — refusing it then could deadlock a ring of full processes each
- * waiting for the next — and the process tears down again as soon as it can.
+ * <p><b>Connections.</b> A fragment for a peer without a connection waits in its endpoint while
+ * the connection manager makes one; no fragment is sent once a connection is closing, and a
+ * connection is closed only after every work request posted on it has completed.
  */
 final class VerbsBtlModule implements BtlModule {
-    static final int QKEY = 0x4a4d4341;
-    private static final int CM_REQ = 1;
-    private static final int CM_REP = 2;
-    private static final int CM_RTU = 3;
-    private static final int CM_BREAK = 4;
-    private static final int CM_BREAK_ACK = 5;
-    private static final String[] CM_NAMES = {"?", "REQ", "REP", "RTU", "BREAK", "BREAK_ACK"};
-    private static final int CM_MESSAGE = 32;
-    private static final int CM_RECEIVES = 128;
-    private static final int CM_SEND_SLOTS = 64;
-    private static final int CM_BUFFER = Ibv.GRH_BYTES + CM_MESSAGE;
-    private static final int MAX_SEND_WR = 64;
+    /** Work requests a connection's send queue holds. */
+    private static final int MAX_SEND_WR = ConnectionTable.MAX_SEND_WR;
     private static final long KIND_SEND = 1;
     private static final long KIND_CREDIT = 2;
     private static final long KIND_READ = 3;
@@ -80,7 +60,6 @@ final class VerbsBtlModule implements BtlModule {
     private static final long DEFAULT_BOUNCE_BLOCK = 128 * 1024;
     /** The largest piece of one RDMA request (an sge's length is 32 bits). */
     private static final long MAX_RDMA_PIECE = 1L << 30;
-    private static final long NEW_CONNECTION_GRACE_NANOS = 50_000_000L;
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
 
     private final int rank;
@@ -90,11 +69,8 @@ final class VerbsBtlModule implements BtlModule {
     private final Verbs.ProtectionDomain pd;
     private final Verbs.CompletionQueue sendCq;
     private final Verbs.CompletionQueue recvCq;
-    private final Verbs.CompletionQueue cmCq;
-    private final Verbs.QueuePair cm;
-    private final MemoryRegion cmReceives;
-    private final MemoryRegion cmSends;
-    private int cmSendNext;
+    private final ConnectionTable connections;
+    private final ConnectionManager cm;
     private final MemoryRegion sendBuffers;
     private final int[] freeSendBuffers;
     private int freeCount;
@@ -109,24 +85,13 @@ final class VerbsBtlModule implements BtlModule {
     /** One array per queue: an upcall from a receive may poll the send queue (RGET) mid-loop. */
     private final WorkCompletion[] sendCompletions = new WorkCompletion[32];
     private final WorkCompletion[] recvCompletions = new WorkCompletion[32];
-    private final WorkCompletion[] cmCompletions = new WorkCompletion[32];
-    private VerbsEndpoint[] endpoints = new VerbsEndpoint[0];
-    private final Set<VerbsEndpoint> changing = new LinkedHashSet<>();
     private final Set<VerbsEndpoint> withPending = new LinkedHashSet<>();
-    private final Map<Integer, VerbsEndpoint> byQpn = new HashMap<>();
     private BtlReceiver receiver;
     private int readsPending;
     private int writesPending;
     /** Two registered blocks through which RPUT writes heap data (made on first use). */
     private MemoryRegion bounce;
-    private long clock;
-    private int open;
 
-    private long connectionsMade;
-    private long reconnections;
-    private long tearDowns;
-    private long peakConnections;
-    private long cmResends;
     private long rgetReads;
     private long rputWrites;
     private long exposeFailures;
@@ -138,19 +103,20 @@ final class VerbsBtlModule implements BtlModule {
         this.pd = device.allocPd();
         this.sendCq = device.createCq(4 * (settings.sendBuffers() + size + 64));
         this.recvCq = device.createCq(Math.max(1, size) * settings.receiveBuffers() + 64);
-        this.cmCq = device.createCq(CM_RECEIVES + 4 * CM_SEND_SLOTS);
-        this.cm = pd.createQp(Ibv.QpType.UD, cmCq, cmCq, CM_SEND_SLOTS, CM_RECEIVES);
-        QpAttributes init = new QpAttributes().state(QpState.INIT).pkeyIndex(0).port(1).qkey(QKEY);
-        cm.modify(init, init.mask());
-        QpAttributes rtr = new QpAttributes().state(QpState.RTR);
-        cm.modify(rtr, rtr.mask());
-        QpAttributes rts = new QpAttributes().state(QpState.RTS).sqPsn(0);
-        cm.modify(rts, rts.mask());
-        this.cmReceives = pd.register(arena.allocate((long) CM_RECEIVES * CM_BUFFER, 64), Ibv.ACCESS_LOCAL_WRITE);
-        for (int i = 0; i < CM_RECEIVES; i++) {
-            postCmReceive(i);
-        }
-        this.cmSends = pd.register(arena.allocate((long) CM_SEND_SLOTS * CM_MESSAGE, 64), 0);
+        this.connections = new ConnectionTable(rank, settings, device, pd, sendCq, recvCq);
+        this.cm = new ConnectionManager(rank, settings, device, pd, arena, connections,
+                new ConnectionManager.Sending() {
+                    @Override
+                    public int pollSends() {
+                        return VerbsBtlModule.this.pollSends();
+                    }
+
+                    @Override
+                    public void dropPending(VerbsEndpoint endpoint) {
+                        endpoint.pending.clear();
+                        withPending.remove(endpoint);
+                    }
+                });
         this.sendBuffers = pd.register(arena.allocate((long) settings.sendBuffers() * settings.maxSendSize(), 64), 0);
         this.freeSendBuffers = new int[settings.sendBuffers()];
         for (int i = 0; i < freeSendBuffers.length; i++) {
@@ -207,7 +173,8 @@ final class VerbsBtlModule implements BtlModule {
 
     @Override
     public List<BtlEndpoint> addPeers(List<Peer> peers) {
-        endpoints = new VerbsEndpoint[peers.size()];
+        VerbsEndpoint[] endpoints = new VerbsEndpoint[peers.size()];
+        connections.setEndpoints(endpoints);
         List<BtlEndpoint> result = new ArrayList<>();
         for (Peer peer : peers) {
             Map<String, String> address = peer.addresses();
@@ -245,7 +212,7 @@ final class VerbsBtlModule implements BtlModule {
             return true;
         }
         if (endpoint.state == State.IDLE) {
-            connect(endpoint);
+            cm.connect(endpoint);
         }
         if (endpoint.pending.size() >= settings.sendBuffers()) {
             return false;
@@ -273,7 +240,7 @@ final class VerbsBtlModule implements BtlModule {
                 List.of(sendBuffers.sge(at, (int) length)), tag & 0xFF));
         endpoint.sent++;
         endpoint.outstanding++;
-        endpoint.lastUsed = ++clock;
+        connections.used(endpoint);
         return true;
     }
 
@@ -283,7 +250,7 @@ final class VerbsBtlModule implements BtlModule {
         for (Iterator<VerbsEndpoint> it = withPending.iterator(); it.hasNext(); ) {
             VerbsEndpoint endpoint = it.next();
             if (endpoint.state == State.IDLE) {
-                connect(endpoint);
+                cm.connect(endpoint);
             }
             while (endpoint.state == State.CONNECTED && !endpoint.pending.isEmpty()) {
                 VerbsEndpoint.Fragment fragment = endpoint.pending.peekFirst();
@@ -391,7 +358,7 @@ final class VerbsBtlModule implements BtlModule {
             pollSends();
         }
         used.forEach(registrations::release);
-        endpoint.lastUsed = ++clock;
+        connections.used(endpoint);
         rgetReads++;
         return true;
     }
@@ -443,7 +410,7 @@ final class VerbsBtlModule implements BtlModule {
             pollSends();
         }
         used.forEach(registrations::release);
-        endpoint.lastUsed = ++clock;
+        connections.used(endpoint);
         rputWrites++;
         return true;
     }
@@ -462,14 +429,12 @@ final class VerbsBtlModule implements BtlModule {
 
     @Override
     public int progress() {
-        int events = pollConnectionManager() + pollSends() + pollReceives();
-        if (!changing.isEmpty()) {
-            events += advanceConnections();
-        }
-        if (settings.maxConnections() > 0 && open > settings.maxConnections()) {
+        int events = cm.poll() + pollSends() + pollReceives();
+        events += cm.advance();
+        if (connections.overLimit()) {
             // A request accepted above the limit: tear down as soon as a connection can be (even
             // when every connection is up and nothing else is changing).
-            evict(null);
+            connections.evict(null);
         }
         if (!withPending.isEmpty()) {
             events += sendPending();
@@ -482,7 +447,7 @@ final class VerbsBtlModule implements BtlModule {
         for (int i = 0; i < n; i++) {
             WorkCompletion wc = sendCompletions[i];
             long kind = wc.wrId() >>> 56;
-            VerbsEndpoint endpoint = endpoints[(int) (wc.wrId() >>> 28 & 0x0FFF_FFFF)];
+            VerbsEndpoint endpoint = connections.endpoint((int) (wc.wrId() >>> 28 & 0x0FFF_FFFF));
             if (!wc.ok() && wc.status() != Ibv.WcStatus.WR_FLUSH_ERR) {
                 throw new McaException("btl/verbs: rank " + rank + ": a " + wc.opcode() + " to rank " + endpoint.rank
                         + " failed with IBV_WC_" + wc.status() + " (" + endpoint + ")");
@@ -506,7 +471,7 @@ final class VerbsBtlModule implements BtlModule {
         int n = recvCq.poll(recvCompletions, recvCompletions.length);
         for (int i = 0; i < n; i++) {
             WorkCompletion wc = recvCompletions[i];
-            VerbsEndpoint endpoint = byQpn.get(wc.qpNum());
+            VerbsEndpoint endpoint = connections.byQpn(wc.qpNum());
             if (endpoint == null || wc.status() == Ibv.WcStatus.WR_FLUSH_ERR) {
                 continue;
             }
@@ -515,25 +480,20 @@ final class VerbsBtlModule implements BtlModule {
                         + " failed with IBV_WC_" + wc.status());
             }
             if (endpoint.state == State.ACCEPTED) {
-                established(endpoint);
+                connections.established(endpoint);
             }
             int buffer = (int) wc.wrId();
             long offset = (long) buffer * settings.maxSendSize();
             endpoint.received++;
-            endpoint.lastUsed = ++clock;
+            connections.used(endpoint);
             receiver.onFragment(endpoint, (byte) wc.immData(), endpoint.receiveSlab, offset, wc.byteLength());
-            if (endpoint.qp != null && byQpn.get(wc.qpNum()) == endpoint) {
-                postReceive(endpoint, buffer);
+            if (endpoint.qp != null && connections.byQpn(wc.qpNum()) == endpoint) {
+                connections.postReceive(endpoint, buffer);
                 endpoint.reposted++;
                 returnCredits(endpoint);
             }
         }
         return n;
-    }
-
-    private void postReceive(VerbsEndpoint endpoint, int buffer) {
-        long at = endpoint.receiveRegion.address() + (long) buffer * settings.maxSendSize();
-        endpoint.qp.postRecv(new RecvRequest(buffer, List.of(endpoint.receiveRegion.sge(at, settings.maxSendSize()))));
     }
 
     /** Tells the peer, by an RDMA WRITE into its mailbox, how many buffers we reposted, once half its credits are back. */
@@ -553,331 +513,7 @@ final class VerbsBtlModule implements BtlModule {
 
     @Override
     public boolean hasPendingSends() {
-        if (!withPending.isEmpty()) {
-            return true;
-        }
-        for (VerbsEndpoint endpoint : endpoints) {
-            if (endpoint != null && endpoint.outstanding > 0) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    // ---- connections -----------------------------------------------------------------------
-
-    /** Starts a connection to the peer, or, at the limit, the tear-down of another one to make room. */
-    private void connect(VerbsEndpoint endpoint) {
-        if (atLimit()) {
-            evict(endpoint);
-            return;
-        }
-        endpoint.generation++;
-        openQueuePair(endpoint);
-        change(endpoint, State.CONNECTING);
-        sendCm(endpoint, CM_REQ, endpoint.qp.qpNum(), endpoint.psn, 0);
-    }
-
-    /** A QP in INIT with its receive buffers posted: the memory a connection costs. */
-    private void openQueuePair(VerbsEndpoint endpoint) {
-        Verbs.QueuePair qp = pd.createQp(Ibv.QpType.RC, sendCq, recvCq, MAX_SEND_WR, settings.receiveBuffers());
-        QpAttributes init = new QpAttributes().state(QpState.INIT).pkeyIndex(0).port(1)
-                .accessFlags(Ibv.ACCESS_REMOTE_READ | Ibv.ACCESS_REMOTE_WRITE);
-        qp.modify(init, init.mask());
-        endpoint.qp = qp;
-        endpoint.psn = (int) (System.nanoTime() & 0xFFFFFF);
-        endpoint.receiveArena = Arena.ofShared();
-        endpoint.receiveSlab = endpoint.receiveArena.allocate((long) settings.receiveBuffers() * settings.maxSendSize(), 64);
-        endpoint.receiveRegion = pd.register(endpoint.receiveSlab, Ibv.ACCESS_LOCAL_WRITE);
-        for (int i = 0; i < settings.receiveBuffers(); i++) {
-            postReceive(endpoint, i);
-        }
-        endpoint.sent = 0;
-        endpoint.received = 0;
-        endpoint.reposted = 0;
-        endpoint.repostedTold = 0;
-        byQpn.put(qp.qpNum(), endpoint);
-        open++;
-        peakConnections = Math.max(peakConnections, open);
-    }
-
-    private void toReadyToSend(VerbsEndpoint endpoint, int peerQpn, int peerPsn) {
-        QpAttributes rtr = new QpAttributes().state(QpState.RTR).destLid(endpoint.lid).pathMtu(device.activeMtu())
-                .destQpn(peerQpn).rqPsn(peerPsn).maxDestRdAtomic(1).minRnrTimer(12);
-        endpoint.qp.modify(rtr, rtr.mask());
-        QpAttributes rts = new QpAttributes().state(QpState.RTS).sqPsn(endpoint.psn).timeout(14).retryCount(7)
-                .rnrRetry(7).maxRdAtomic(1);
-        endpoint.qp.modify(rts, rts.mask());
-    }
-
-    private void established(VerbsEndpoint endpoint) {
-        change(endpoint, State.CONNECTED);
-        connectionsMade++;
-        if (endpoint.everConnected) {
-            reconnections++;
-        }
-        endpoint.everConnected = true;
-        endpoint.connectedAt = System.nanoTime();
-        endpoint.lastUsed = ++clock;
-    }
-
-    /**
-     * Chooses a victim other than {@code keep} and starts its tear-down, unless one is already
-     * under way. Returns true if a tear-down is under way now, false if no connection can be torn
-     * down (none is up and used).
-     */
-    private boolean evict(VerbsEndpoint keep) {
-        VerbsEndpoint victim = null;
-        long now = System.nanoTime();
-        for (VerbsEndpoint candidate : endpoints) {
-            if (candidate == null) {
-                continue;
-            }
-            if (candidate.state == State.CLOSING) {
-                return true;
-            }
-            boolean used = candidate.sent + candidate.received > 0
-                    || now - candidate.connectedAt > NEW_CONNECTION_GRACE_NANOS;
-            if (candidate != keep && candidate.state == State.CONNECTED && used
-                    && (victim == null || settings.policy().order.compare(candidate, victim) < 0)) {
-                victim = candidate;
-            }
-        }
-        if (victim == null) {
-            return false;
-        }
-        startClosing(victim);
-        return true;
-    }
-
-    private boolean atLimit() {
-        return settings.maxConnections() > 0 && open >= settings.maxConnections();
-    }
-
-    private void startClosing(VerbsEndpoint endpoint) {
-        change(endpoint, State.CLOSING);
-        endpoint.breakSent = false;
-        endpoint.breakAcked = false;
-        endpoint.peerBreakSeen = false;
-    }
-
-    private void change(VerbsEndpoint endpoint, State state) {
-        if (settings.verbose()) {
-            System.err.println("btl/verbs: rank " + rank + ": connection " + endpoint.generation + " to rank "
-                    + endpoint.rank + ": " + endpoint.state + " -> " + state + " (" + open + " open)");
-        }
-        endpoint.state = state;
-        if (state == State.CONNECTED || state == State.IDLE) {
-            changing.remove(endpoint);
-        } else {
-            changing.add(endpoint);
-        }
-    }
-
-    /** Resends what waits for an answer, moves tear-downs on. */
-    private int advanceConnections() {
-        int events = 0;
-        long now = System.nanoTime();
-        for (VerbsEndpoint endpoint : List.copyOf(changing)) {
-            boolean late = now - endpoint.cmSentAt > settings.cmRetryNanos();
-            if (late && !device.portActive(endpoint.lid)) {
-                abandon(endpoint);
-                continue;
-            }
-            switch (endpoint.state) {
-                case CONNECTING -> {
-                    if (late) {
-                        cmResends++;
-                        sendCm(endpoint, CM_REQ, endpoint.qp.qpNum(), endpoint.psn, 0);
-                    }
-                }
-                case ACCEPTED -> {
-                    if (late) {
-                        cmResends++;
-                        sendCm(endpoint, CM_REP, endpoint.qp.qpNum(), endpoint.psn, 0);
-                    }
-                }
-                case CLOSING -> events += advanceClosing(endpoint, late);
-                default -> {
-                }
-            }
-        }
-        return events;
-    }
-
-    private int advanceClosing(VerbsEndpoint endpoint, boolean late) {
-        if (!endpoint.breakSent) {
-            if (endpoint.outstanding > 0) {
-                return 0;
-            }
-            endpoint.breakSent = true;
-            sendCm(endpoint, CM_BREAK, 0, 0, endpoint.sent);
-            return 1;
-        }
-        if (!endpoint.breakAcked && late) {
-            cmResends++;
-            sendCm(endpoint, CM_BREAK, 0, 0, endpoint.sent);
-        }
-        if (endpoint.breakAcked && endpoint.peerBreakSeen && endpoint.received >= endpoint.peerSent) {
-            closeQueuePair(endpoint, true);
-            return 1;
-        }
-        return 0;
-    }
-
-    /**
-     * The peer's port went down (it finalized or died) while a connection to it was being made or
-     * torn down: nothing more will come from it and nothing can reach it, so this side lets go.
-     */
-    private void abandon(VerbsEndpoint endpoint) {
-        if (endpoint.qp != null) {
-            // ERR flushes the sends still posted: their completions give the send buffers back.
-            QpAttributes error = new QpAttributes().state(QpState.ERR);
-            endpoint.qp.modify(error, error.mask());
-            while (endpoint.outstanding > 0 && pollSends() > 0) {
-                // taking the flushed completions
-            }
-            endpoint.outstanding = 0;
-            closeQueuePair(endpoint, false);
-        }
-        endpoint.pending.clear();
-        withPending.remove(endpoint);
-        change(endpoint, State.IDLE);
-    }
-
-    private void closeQueuePair(VerbsEndpoint endpoint, boolean tornDown) {
-        byQpn.remove(endpoint.qp.qpNum());
-        endpoint.qp.destroy();
-        pd.deregister(endpoint.receiveRegion);
-        endpoint.receiveArena.close();
-        endpoint.qp = null;
-        endpoint.receiveRegion = null;
-        endpoint.receiveSlab = null;
-        endpoint.receiveArena = null;
-        open--;
-        if (tornDown) {
-            tearDowns++;
-            endpoint.tearDowns++;
-        }
-        change(endpoint, State.IDLE);
-    }
-
-    // ---- the connection manager's datagrams ----------------------------------------------------
-
-    private void postCmReceive(int slot) {
-        long at = cmReceives.address() + (long) slot * CM_BUFFER;
-        cm.postRecv(new RecvRequest(slot, List.of(cmReceives.sge(at, CM_BUFFER))));
-    }
-
-    /** Message: type, sender's rank, connection number, QP number, PSN (ints), then a count (long). */
-    private void sendCm(VerbsEndpoint endpoint, int type, int qpn, int psn, long count) {
-        sendCm(endpoint, type, endpoint.generation, qpn, psn, count);
-    }
-
-    private void sendCm(VerbsEndpoint endpoint, int type, int generation, int qpn, int psn, long count) {
-        long at = cmSends.address() + (long) (cmSendNext++ % CM_SEND_SLOTS) * CM_MESSAGE;
-        MemorySegment message = MemorySegment.ofAddress(at).reinterpret(CM_MESSAGE);
-        message.set(ValueLayout.JAVA_INT, 0, type);
-        message.set(ValueLayout.JAVA_INT, 4, rank);
-        message.set(ValueLayout.JAVA_INT, 8, generation);
-        message.set(ValueLayout.JAVA_INT, 12, qpn);
-        message.set(ValueLayout.JAVA_INT, 16, psn);
-        message.set(ValueLayout.JAVA_LONG, 24, count);
-        cm.postSend(SendRequest.datagram(type, List.of(cmSends.sge(at, CM_MESSAGE)),
-                new SendRequest.Destination(endpoint.lid, endpoint.cmQpn, QKEY)));
-        endpoint.cmSentAt = System.nanoTime();
-    }
-
-    /** Takes every completion of the connection manager's queue: a burst of resends must not overrun it. */
-    private int pollConnectionManager() {
-        int total = 0;
-        int n;
-        do {
-            n = pollConnectionManagerOnce();
-            total += n;
-        } while (n == cmCompletions.length);
-        return total;
-    }
-
-    private int pollConnectionManagerOnce() {
-        int n = cmCq.poll(cmCompletions, cmCompletions.length);
-        for (int i = 0; i < n; i++) {
-            WorkCompletion wc = cmCompletions[i];
-            if (wc.opcode() != Ibv.WcOpcode.RECV) {
-                continue;
-            }
-            int slot = (int) wc.wrId();
-            if (wc.ok()) {
-                MemorySegment message = MemorySegment.ofAddress(cmReceives.address() + (long) slot * CM_BUFFER
-                        + Ibv.GRH_BYTES).reinterpret(CM_MESSAGE);
-                onCm(message.get(ValueLayout.JAVA_INT, 0), endpoints[message.get(ValueLayout.JAVA_INT, 4)],
-                        message.get(ValueLayout.JAVA_INT, 8), message.get(ValueLayout.JAVA_INT, 12),
-                        message.get(ValueLayout.JAVA_INT, 16), message.get(ValueLayout.JAVA_LONG, 24));
-            }
-            postCmReceive(slot);
-        }
-        return n;
-    }
-
-    private void onCm(int type, VerbsEndpoint from, int generation, int qpn, int psn, long count) {
-        if (settings.verbose()) {
-            System.err.println("btl/verbs: rank " + rank + ": " + CM_NAMES[type] + " for connection " + generation
-                    + " from rank " + from.rank + " (ours: " + from.generation + ", " + from.state + ")");
-        }
-        boolean current = generation == from.generation;
-        switch (type) {
-            case CM_REQ -> {
-                // At the limit, a request waits (its sender sends it again) while a connection is torn
-                // down to make room; when none can be, it is accepted above the limit rather than risk
-                // a ring of full processes each waiting for the next.
-                if (from.state == State.IDLE && generation == from.generation + 1 && !(atLimit() && evict(from))) {
-                    from.generation = generation;
-                    openQueuePair(from);
-                    accept(from, qpn, psn);
-                } else if (from.state == State.CONNECTING && current && rank > from.rank) {
-                    accept(from, qpn, psn);
-                } else if (from.state == State.ACCEPTED && current) {
-                    sendCm(from, CM_REP, from.qp.qpNum(), from.psn, 0);
-                }
-            }
-            case CM_REP -> {
-                if (from.state == State.CONNECTING && current) {
-                    toReadyToSend(from, qpn, psn);
-                    established(from);
-                    sendCm(from, CM_RTU, 0, 0, 0);
-                } else if (from.state == State.CONNECTED && current) {
-                    sendCm(from, CM_RTU, 0, 0, 0);
-                }
-            }
-            case CM_RTU -> {
-                if (from.state == State.ACCEPTED && current) {
-                    established(from);
-                }
-            }
-            case CM_BREAK -> {
-                if (current && (from.state == State.CONNECTED || from.state == State.ACCEPTED)) {
-                    startClosing(from);
-                }
-                if (current && from.state == State.CLOSING) {
-                    from.peerBreakSeen = true;
-                    from.peerSent = count;
-                }
-                sendCm(from, CM_BREAK_ACK, generation, 0, 0, 0); // the connection the BREAK named, maybe an old one
-            }
-            case CM_BREAK_ACK -> {
-                if (current && from.state == State.CLOSING && from.breakSent) {
-                    from.breakAcked = true;
-                }
-            }
-            default -> throw new McaException("btl/verbs: rank " + rank + " got connection-manager message " + type
-                    + " from rank " + from.rank);
-        }
-    }
-
-    private void accept(VerbsEndpoint endpoint, int peerQpn, int peerPsn) {
-        toReadyToSend(endpoint, peerQpn, peerPsn);
-        change(endpoint, State.ACCEPTED);
-        sendCm(endpoint, CM_REP, endpoint.qp.qpNum(), endpoint.psn, 0);
+        return !withPending.isEmpty() || connections.anyOutstanding();
     }
 
     // ---- counters and lifecycle ----------------------------------------------------------------
@@ -909,13 +545,13 @@ final class VerbsBtlModule implements BtlModule {
     @Override
     public List<PerformanceVariable> performanceVariables() {
         List<PerformanceVariable> all = new ArrayList<>(List.of(
-                CONNECTIONS_MADE.readBy(() -> connectionsMade),
-                RECONNECTIONS.readBy(() -> reconnections),
-                TEAR_DOWNS.readBy(() -> tearDowns),
-                OPEN_CONNECTIONS.readBy(() -> open),
-                PEAK_CONNECTIONS.readBy(() -> peakConnections),
+                CONNECTIONS_MADE.readBy(connections::connectionsMade),
+                RECONNECTIONS.readBy(connections::reconnections),
+                TEAR_DOWNS.readBy(connections::tearDowns),
+                OPEN_CONNECTIONS.readBy(connections::open),
+                PEAK_CONNECTIONS.readBy(connections::peakConnections),
                 CONNECTION_BYTES.readBy(() -> (long) settings.receiveBuffers() * settings.maxSendSize()),
-                CM_RESENDS.readBy(() -> cmResends),
+                CM_RESENDS.readBy(cm::resends),
                 RGET.readBy(() -> rgetReads),
                 RPUT.readBy(() -> rputWrites),
                 REG_CACHE_HITS.readBy(registrations::hits),
@@ -931,12 +567,7 @@ final class VerbsBtlModule implements BtlModule {
     @Override
     public void finalizeModule() {
         UdDevice.withdraw(udDevice);
-        for (VerbsEndpoint endpoint : endpoints) {
-            if (endpoint != null && endpoint.qp != null) {
-                endpoint.qp.destroy();
-                endpoint.receiveArena.close();
-            }
-        }
+        connections.destroyAll();
         registrations.clear();
         cm.destroy();
         device.close();
@@ -945,13 +576,7 @@ final class VerbsBtlModule implements BtlModule {
 
     /** Every endpoint's connection state, one per line: what a hang report shows. */
     String describeConnections() {
-        StringBuilder out = new StringBuilder("rank " + rank + ": " + open + " open");
-        for (VerbsEndpoint endpoint : endpoints) {
-            if (endpoint != null && endpoint.state != State.IDLE) {
-                out.append("\n  ").append(endpoint);
-            }
-        }
-        return out.toString();
+        return connections.describe();
     }
 
     @Override
