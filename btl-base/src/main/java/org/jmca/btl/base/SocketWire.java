@@ -2,6 +2,7 @@ package org.jmca.btl.base;
 
 import static org.jmca.btl.base.Sockets.readFully;
 
+import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -19,19 +20,31 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntConsumer;
 
 /**
- * The wire of an emulated device between processes on different hosts (the emulated GM NIC's,
- * the LAPI switch's): one TCP connection from this process to each peer it sends to, carrying
- * frames in the order they were queued, and an agent thread per incoming connection that hands
- * each frame to the {@link Receiver}, in order. A connection presents the job's key; a stranger's
- * is refused. A connection that breaks, or that the peer closes, reports its peer down, once.
+ * The wire of an emulated device between processes on different hosts: a listening socket
+ * whose address peers learn in the address exchange, connections that present the job's key (a
+ * stranger's is refused), and an agent thread per incoming connection. Every thread of the wire
+ * ends before {@link #stop} returns, so a device may then unmap what they read and write.
  *
- * <p>Frames on the socket: {@code int length} (native order) then the bytes.
+ * <p>It carries either
+ * <ul>
+ * <li>frames (the emulated GM NIC's, the LAPI switch's): one TCP connection from this process to
+ *     each peer it sends to, carrying frames in the order they were queued, whose agent hands
+ *     each frame to the {@link Receiver}, in order. A connection that breaks, or that the peer
+ *     closes, reports its peer down, once. On the socket: {@code int length} (native order) then
+ *     the bytes;
+ * <li>or a protocol of the device's own (the software verbs device's requests and answers): the
+ *     device opens its connections with {@link #connect} and runs their threads with
+ *     {@link #start}; its {@link Agent} serves each incoming connection, and may answer on it.
+ * </ul>
  *
- * <p>Threads: {@link #send} from any thread; the receiver runs on the agent threads, one per peer.
+ * <p>Threads: {@link #send} and {@link #connect} from any thread; the receiver or agent runs on
+ * the agent threads, one per peer.
  */
 public final class SocketWire implements AutoCloseable {
     /** How long closing waits for queued frames to be written. */
     private static final long DRAIN_NANOS = 2_000_000_000L;
+    /** How long stopping waits for the wire's threads to end. */
+    private static final long STOP_WAIT_NANOS = 5_000_000_000L;
 
     private static final int CONNECT_TIMEOUT_MS = 10_000;
     /** Frames a writer puts on the socket with one gathering write. */
@@ -43,22 +56,34 @@ public final class SocketWire implements AutoCloseable {
         void onFrame(int from, ByteBuffer frame);
     }
 
+    /**
+     * Serves one peer's incoming connection, for a protocol of the device's own: reads it (and may
+     * answer on it) until it or the wire closes. Runs on the connection's agent thread; the wire
+     * closes the connection when it returns or throws.
+     */
+    @FunctionalInterface
+    public interface Agent {
+        void serve(int from, SocketChannel channel) throws IOException;
+    }
+
     private final String name;
     private final int self;
     private final long magic;
     private final byte[] jobKey;
     private final Receiver receiver;
+    private final Agent agent;
     private final IntConsumer peerDown;
     private final ServerSocketChannel server;
     private final String address;
     private final Map<Integer, List<InetSocketAddress>> remotes = new ConcurrentHashMap<>();
     private final Map<Integer, Link> links = new ConcurrentHashMap<>();
-    private final Set<SocketChannel> accepted = ConcurrentHashMap.newKeySet();
+    /** Every connection, accepted or made: {@link #stop} closes them. */
+    private final Set<SocketChannel> connections = ConcurrentHashMap.newKeySet();
     private final Set<Thread> threads = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
     /**
-     * Starts listening.
+     * Starts listening, for frames.
      *
      * @param name     for messages and thread names: "btl/gm node 3"
      * @param self     this end's id, presented to peers
@@ -66,11 +91,25 @@ public final class SocketWire implements AutoCloseable {
      * @param peerDown told the id of a peer whose connection broke (from a wire thread)
      */
     public SocketWire(String name, int self, long magic, byte[] jobKey, Receiver receiver, IntConsumer peerDown) {
+        this(name, self, magic, jobKey, receiver, null, peerDown);
+    }
+
+    /**
+     * Starts listening, for a protocol of the caller's own: {@code agent} serves each incoming
+     * connection; the caller opens its own with {@link #connect}.
+     */
+    public SocketWire(String name, int self, long magic, byte[] jobKey, Agent agent) {
+        this(name, self, magic, jobKey, null, agent, peer -> { });
+    }
+
+    private SocketWire(String name, int self, long magic, byte[] jobKey, Receiver receiver, Agent agent,
+                       IntConsumer peerDown) {
         this.name = name;
         this.self = self;
         this.magic = magic;
         this.jobKey = jobKey.clone();
         this.receiver = receiver;
+        this.agent = agent != null ? agent : this::receiveFrames;
         this.peerDown = peerDown;
         try {
             server = ServerSocketChannel.open().bind(new InetSocketAddress(0), 64);
@@ -99,8 +138,14 @@ public final class SocketWire implements AutoCloseable {
         return remotes.containsKey(peer);
     }
 
+    /** True until the wire stops. */
+    public boolean isOpen() {
+        return !closed;
+    }
+
     /**
-     * Queues {@code frame} (its remaining bytes, which become the wire's) for {@code peer}.
+     * Queues {@code frame} (its remaining bytes, which become the wire's) for {@code peer}; for a
+     * wire of frames.
      *
      * @return false if the connection to the peer is down
      */
@@ -120,7 +165,8 @@ public final class SocketWire implements AutoCloseable {
         return link == null ? 0 : link.queued.get();
     }
 
-    private void start(String role, Runnable body) {
+    /** Runs {@code body} on a new thread of the wire ("name wire role"), which {@link #stop} waits for. */
+    public Thread start(String role, Runnable body) {
         Thread thread = Thread.ofVirtual().name(name + " wire " + role).unstarted(() -> {
             try {
                 body.run();
@@ -130,6 +176,7 @@ public final class SocketWire implements AutoCloseable {
         });
         threads.add(thread);
         thread.start();
+        return thread;
     }
 
     /**
@@ -212,35 +259,43 @@ public final class SocketWire implements AutoCloseable {
             }
         }
 
-        void close() {
-            try {
-                SocketChannel c = channel;
-                if (c != null) {
-                    c.close();
-                }
-            } catch (IOException ignored) {
-                // closing anyway
-            }
-            frames.add(ByteBuffer.allocate(0)); // wakes the writer, which then sees closed
+        /** Wakes the writer, which then sees the wire closed ({@link #stop} closes the connection). */
+        void wake() {
+            frames.add(ByteBuffer.allocate(0));
         }
     }
 
-    private SocketChannel connect(int peer) throws IOException {
+    /**
+     * Opens a connection to {@code peer}, introduced by this end's id and the job's key, for a
+     * protocol of the caller's own; {@link #stop} closes it.
+     *
+     * @throws IOException if the peer cannot be reached (said on stderr too)
+     */
+    public SocketChannel connect(int peer) throws IOException {
         List<InetSocketAddress> candidates = remotes.get(peer);
         if (candidates == null) {
             throw new IOException(name + ": no address for peer " + peer);
         }
+        SocketChannel channel;
         try {
-            return Sockets.connect(candidates, CONNECT_TIMEOUT_MS, magic, self, jobKey);
+            channel = Sockets.connect(candidates, CONNECT_TIMEOUT_MS, magic, self, jobKey);
         } catch (IOException e) {
-            System.err.println(name + ": cannot reach peer " + peer + " at " + candidates + ": " + e);
+            if (!closed) {
+                System.err.println(name + ": cannot reach peer " + peer + " at " + candidates + ": " + e);
+            }
             throw e;
         }
+        connections.add(channel);
+        if (closed) { // stopped meanwhile, perhaps before it closed the connections
+            closeQuietly(channel);
+            throw new IOException(name + " is closed");
+        }
+        return channel;
     }
 
     private void acceptLoop() {
         IOException failure = Sockets.acceptAll(server, channel -> {
-            accepted.add(channel);
+            connections.add(channel);
             start("agent", () -> serve(channel));
         });
         if (failure != null && !closed) {
@@ -248,7 +303,7 @@ public final class SocketWire implements AutoCloseable {
         }
     }
 
-    /** Hands each frame of one peer to the receiver, in the order sent. */
+    /** Checks a connection's introduction, then hands it to the agent. */
     private void serve(SocketChannel channel) {
         try (channel) {
             int sender = Sockets.introduction(channel, magic, jobKey);
@@ -256,53 +311,73 @@ public final class SocketWire implements AutoCloseable {
                 System.err.println(name + ": refused a connection without the job's key");
                 return;
             }
-            ByteBuffer length = ByteBuffer.allocate(4).order(ByteOrder.nativeOrder());
-            ByteBuffer frame = ByteBuffer.allocate(64 * 1024).order(ByteOrder.nativeOrder());
-            while (!closed) {
-                length.clear();
-                readFully(channel, length);
-                int n = length.getInt(0);
-                if (n > frame.capacity()) {
-                    frame = ByteBuffer.allocate(Math.max(n, 2 * frame.capacity())).order(ByteOrder.nativeOrder());
-                }
-                frame.clear().limit(n);
-                readFully(channel, frame);
-                frame.flip();
-                receiver.onFrame(sender, frame);
-            }
+            agent.serve(sender, channel);
         } catch (IOException | RuntimeException e) {
             // the sender went away: its own side reports it
         } finally {
-            accepted.remove(channel);
+            connections.remove(channel);
         }
     }
 
-    /** Closes the sockets and waits for the wire's threads to end. */
-    @Override
-    public void close() {
+    /** The agent of a wire of frames: hands each frame of one peer to the receiver, in the order sent. */
+    private void receiveFrames(int sender, SocketChannel channel) throws IOException {
+        ByteBuffer length = ByteBuffer.allocate(4).order(ByteOrder.nativeOrder());
+        ByteBuffer frame = ByteBuffer.allocate(64 * 1024).order(ByteOrder.nativeOrder());
+        while (!closed) {
+            length.clear();
+            readFully(channel, length);
+            int n = length.getInt(0);
+            if (n > frame.capacity()) {
+                frame = ByteBuffer.allocate(Math.max(n, 2 * frame.capacity())).order(ByteOrder.nativeOrder());
+            }
+            frame.clear().limit(n);
+            readFully(channel, frame);
+            frame.flip();
+            receiver.onFrame(sender, frame);
+        }
+    }
+
+    /**
+     * Lets the queued frames go out (for up to 2 s), closes the sockets and waits, up to 5 s in
+     * all, for the wire's threads to end.
+     *
+     * @return false if one still runs (named on stderr): what it reads and writes must stay mapped
+     */
+    public boolean stop() {
         drain();
         closed = true;
-        try {
-            server.close();
-        } catch (IOException ignored) {
-            // closing anyway
-        }
-        links.values().forEach(Link::close);
-        for (SocketChannel channel : List.copyOf(accepted)) {
+        closeQuietly(server);
+        links.values().forEach(Link::wake);
+        List.copyOf(connections).forEach(SocketWire::closeQuietly);
+        List<Thread> running = List.copyOf(threads);
+        running.forEach(Thread::interrupt);
+        long deadline = System.nanoTime() + STOP_WAIT_NANOS;
+        for (Thread thread : running) {
             try {
-                channel.close();
-            } catch (IOException ignored) {
-                // closing anyway
-            }
-        }
-        for (Thread thread : List.copyOf(threads)) {
-            thread.interrupt();
-            try {
-                thread.join(Duration.ofSeconds(5));
+                if (!thread.join(Duration.ofNanos(deadline - System.nanoTime()))) {
+                    System.err.println(name + ": " + thread.getName() + " did not stop within "
+                            + STOP_WAIT_NANOS / 1_000_000_000L + " s");
+                    return false;
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                return;
+                return false;
             }
+        }
+        return true;
+    }
+
+    /** {@link #stop}s the wire. */
+    @Override
+    public void close() {
+        stop();
+    }
+
+    private static void closeQuietly(Closeable closeable) {
+        try {
+            closeable.close();
+        } catch (IOException ignored) {
+            // closing anyway
         }
     }
 }

@@ -1,17 +1,11 @@
 package org.jmca.btl.gm;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.lang.invoke.VarHandle;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -19,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import org.jmca.btl.base.CrossMemory;
+import org.jmca.btl.base.RingFile;
 import org.jmca.btl.base.SharedRing;
 import org.jmca.common.gm.GmEvent;
 import org.jmca.common.gm.GmException;
@@ -28,11 +23,11 @@ import org.jmca.common.gm.GmStatus;
 
 /**
  * A GM port on the emulated GM NIC: the semantics of {@link GmPort} kept between the processes
- * of a job on one host. Each port is a file in the fabric's directory (mode 0600) holding a
- * header and one inbound ring per sending node, the wire. A node may open several ports (btl/gm
- * and coll/gm each have their own, as in the CollGM paper); port {@code p} talks to the ports
- * {@code p} of the other nodes. The NIC's work happens in the owner's
- * {@link #receive} calls, as in a NIC without its own processor:
+ * of a job on one host. Each port is a {@link RingFile} in the fabric's directory holding one
+ * inbound ring per sending node, the wire. A node may open several ports (btl/gm and coll/gm
+ * each have their own, as in the CollGM paper); port {@code p} talks to the ports {@code p} of
+ * the other nodes. The NIC's work happens in the owner's {@link #receive} calls, as in a NIC
+ * without its own processor:
  *
  * <ul>
  * <li>a send puts a packet on the target's ring: the message itself when it is short, else its
@@ -60,9 +55,15 @@ public final class EmulatedGmPort implements GmPort {
     /** Set in a packet's word when it carries its data whatever its length (it came over the wire). */
     private static final long CARRIES_DATA = 1L << 41;
     private static final long MAGIC = 0x4a4d43412d474d31L;
-    private static final int HEADER = 64;
+    /** The owner's node, after the RingFile's header (magic "JMCA-GM1", pid, nodes, ring capacity, open). */
+    private static final long NODE = RingFile.OWN_FIELDS;
+    /**
+     * Rings in node order. Written under a temporary name and renamed, so a peer that finds the
+     * file finds it whole (another component's port may open while peers already send to it).
+     */
+    private static final RingFile.Kind KIND = new RingFile.Kind("emulated GM NIC", "port file", MAGIC,
+            NODE + Integer.BYTES, RingFile.Creation.RENAMED);
     private static final long PAGE = 4096;
-    private static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
     private static final MemorySegment ALL = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
 
     /** What the NIC is given when the port opens. */
@@ -83,8 +84,7 @@ public final class EmulatedGmPort implements GmPort {
     private final int port;
     private final Settings settings;
     private final Arena arena = Arena.ofShared();
-    private final Path path;
-    private final MemorySegment file;
+    private final RingFile file;
     private final SharedRing[] inbound;
     private final SharedRing.Handler[] handlers;
     private final Peer[] peers;
@@ -123,19 +123,19 @@ public final class EmulatedGmPort implements GmPort {
 
     /** Another port as this one sees it: its file, the ring into it, what waits for room there. */
     private static final class Peer {
-        final MemorySegment file;
+        final RingFile file;
         final SharedRing ring;
         final long pid;
         final ArrayDeque<Object[]> backlog = new ArrayDeque<>();
 
-        Peer(MemorySegment file, SharedRing ring) {
+        Peer(RingFile file, SharedRing ring) {
             this.file = file;
             this.ring = ring;
-            this.pid = file.get(ValueLayout.JAVA_LONG, 8);
+            this.pid = file.ownerPid();
         }
 
         boolean open() {
-            return (int) INT.getAcquire(file, 28L) == 1;
+            return file.isOpen();
         }
     }
 
@@ -148,13 +148,15 @@ public final class EmulatedGmPort implements GmPort {
         this.settings = settings;
         this.sendTokens = settings.sendTokens();
         this.receiveTokens = settings.receiveTokens();
-        this.path = pathOf(fabric, node, port);
-        this.file = create(path, bytesFor(nodes, settings.ringCapacity()));
+        this.file = RingFile.create(pathOf(fabric, node, port), KIND, nodes, settings.ringCapacity(), fresh -> {
+            fresh.memory().set(ValueLayout.JAVA_INT, NODE, node);
+            fresh.setOpen(true);
+        }, arena);
         this.inbound = new SharedRing[nodes + 1];
         this.handlers = new SharedRing.Handler[nodes + 1];
         this.held = new ArrayDeque[nodes + 1][2];
         for (int from = 1; from <= nodes; from++) {
-            inbound[from] = ring(file, from, settings.ringCapacity());
+            inbound[from] = file.ring(from - 1);
             int sender = from;
             handlers[from] = (kind, data, offset, length) -> onPacket(sender, kind,
                     data.get(ValueLayout.JAVA_LONG_UNALIGNED, offset), data.get(ValueLayout.JAVA_LONG_UNALIGNED, offset + 8),
@@ -528,12 +530,11 @@ public final class EmulatedGmPort implements GmPort {
     private Peer peer(int to) {
         Peer peer = peers[to];
         if (peer == null) {
-            Path peerPath = pathOf(fabric, to, port);
-            if (!Files.exists(peerPath)) {
+            RingFile peerFile = openPeerFile(pathOf(fabric, to, port));
+            if (peerFile == null) {
                 return null;
             }
-            MemorySegment peerFile = map(peerPath);
-            peer = new Peer(peerFile, ring(peerFile, node, settings.ringCapacity()));
+            peer = new Peer(peerFile, peerFile.ring(node - 1));
             peers[to] = peer;
         }
         return peer;
@@ -545,50 +546,19 @@ public final class EmulatedGmPort implements GmPort {
         return fabric.resolve("gm-node-" + node + "-port-" + port);
     }
 
-    private static long bytesFor(int nodes, int ringCapacity) {
-        return HEADER + nodes * SharedRing.bytesFor(ringCapacity);
-    }
-
-    private static SharedRing ring(MemorySegment file, int senderNode, int ringCapacity) {
-        return new SharedRing(file, HEADER + (senderNode - 1) * SharedRing.bytesFor(ringCapacity), ringCapacity);
-    }
-
-    /**
-     * Header: magic, owner's pid, node, nodes, ring capacity, open flag (int at 28). Written under
-     * a temporary name and renamed, so a peer that finds the file finds it whole (another
-     * component's port may open while peers already send to it).
-     */
-    private MemorySegment create(Path at, long bytes) {
-        Path fresh = at.resolveSibling(at.getFileName() + ".new");
+    /** Maps another node's port file: null if there is none (yet, or any more). */
+    private RingFile openPeerFile(Path at) {
+        RingFile peerFile;
         try {
-            Files.createFile(fresh, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-            try (FileChannel channel = FileChannel.open(fresh, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-                MemorySegment memory = channel.map(FileChannel.MapMode.READ_WRITE, 0, bytes, arena);
-                memory.set(ValueLayout.JAVA_LONG, 8, ProcessHandle.current().pid());
-                memory.set(ValueLayout.JAVA_INT, 16, node);
-                memory.set(ValueLayout.JAVA_INT, 20, nodes);
-                memory.set(ValueLayout.JAVA_INT, 24, settings.ringCapacity());
-                INT.setRelease(memory, 28L, 1);
-                memory.set(ValueLayout.JAVA_LONG, 0, MAGIC);
-                Files.move(fresh, at, StandardCopyOption.ATOMIC_MOVE);
-                return memory;
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("emulated GM NIC: cannot create the port file " + at + ": " + e, e);
+            peerFile = RingFile.open(at, KIND, arena);
+        } catch (IllegalStateException e) {
+            throw new GmException(e.getMessage());
         }
-    }
-
-    private MemorySegment map(Path at) {
-        try (FileChannel channel = FileChannel.open(at, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-            MemorySegment memory = channel.map(FileChannel.MapMode.READ_WRITE, 0, channel.size(), arena);
-            if (memory.byteSize() < bytesFor(nodes, settings.ringCapacity())
-                    || memory.get(ValueLayout.JAVA_LONG, 0) != MAGIC) {
-                throw new GmException("emulated GM NIC: " + at + " is not a port file of this fabric");
-            }
-            return memory;
-        } catch (IOException e) {
-            throw new UncheckedIOException("emulated GM NIC: cannot map the port file " + at + ": " + e, e);
+        if (peerFile != null && peerFile.rings() != nodes) {
+            throw new GmException("emulated GM NIC: " + at + " is not a port file of this fabric: it has rings for "
+                    + peerFile.rings() + " nodes, not " + nodes);
         }
+        return peerFile;
     }
 
     @Override
@@ -616,10 +586,10 @@ public final class EmulatedGmPort implements GmPort {
         if (wire != null) {
             wire.detach(this);
         }
-        INT.setRelease(file, 28L, 0);
+        file.setOpen(false);
         arena.close();
         try {
-            Files.deleteIfExists(path);
+            Files.deleteIfExists(file.path());
         } catch (IOException ignored) {
             // the launcher removes the session directory anyway
         }

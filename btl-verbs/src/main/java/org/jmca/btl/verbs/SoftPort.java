@@ -1,110 +1,74 @@
 package org.jmca.btl.verbs;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
-import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermissions;
+import org.jmca.btl.base.RingFile;
 import org.jmca.btl.base.SharedRing;
 
 /**
- * The shared state of one port of the software verbs device: a file (mode 0600) in the fabric's
+ * The shared state of one port of the software verbs device: a {@link RingFile} in the fabric's
  * directory, mapped by its owner and by every port that sends to it. It plays the part of the
  * HCA's memory that the wire and remote requests reach: the table of memory regions, checked by
  * RDMA requests from peers, and one inbound ring per sending port, the wire.
  *
  * <pre>
- *   0 | magic "JMCA-SV1"    (long) |
- *   8 | owner's pid         (long) |
- *  16 | LID (int) | ports    (int) |
- *  24 | ring capacity (int) | open (int: 1 while the port is up) |
- *  32 | atomics lock (int: 0 free, 1 held by a requester's read-modify-write) | group slots in use (int) |
+ *   0 | RingFile's header: magic "JMCA-SV2", owner's pid, ports, ring capacity, open (1 while the port is up)
+ *  32 | LID (int) | atomics lock (int: 0 free, 1 held by a requester's read-modify-write) |
+ *  40 | group slots in use (int) |
  *  64 | multicast attachments: GROUP_SLOTS x 8 bytes: MLID (int, 0 = free), QP number (int)
  * 576 | memory regions: MR_SLOTS x 32 bytes: rkey (int, 0 = free), access (int), pd (int), -, address (long), length (long)
- *     | rings: one SharedRing per sending LID (1..ports), in LID order
+ *     | rings: one SharedRing per sending LID (1..ports), in LID order, from the next 128 bytes
  * </pre>
  */
 final class SoftPort {
     static final int MR_SLOTS = 4096;
     static final int GROUP_SLOTS = 64;
     private static final long MAGIC = 0x4a4d43412d535632L;
+    private static final long LID = RingFile.OWN_FIELDS;
+    private static final long ATOMICS_LOCK = LID + 4;
+    private static final long GROUPS_IN_USE = ATOMICS_LOCK + 4;
     private static final int GROUPS = 64;
-    private static final int GROUPS_IN_USE = 36;
     private static final int MR_TABLE = GROUPS + GROUP_SLOTS * 8;
     private static final int MR_ENTRY = 32;
-    private static final long RINGS = MR_TABLE + (long) MR_SLOTS * MR_ENTRY;
+    private static final RingFile.Kind KIND = new RingFile.Kind("verbs soft device", "port file", MAGIC,
+            MR_TABLE + (long) MR_SLOTS * MR_ENTRY, RingFile.Creation.NEW);
     private static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
 
     final Path path;
     final int lid;
     final int ports;
     final long pid;
-    private final int ringCapacity;
+    private final RingFile file;
     private final MemorySegment memory;
 
-    private SoftPort(Path path, MemorySegment memory) {
-        this.path = path;
-        this.memory = memory;
-        this.pid = memory.get(ValueLayout.JAVA_LONG, 8);
-        this.lid = memory.get(ValueLayout.JAVA_INT, 16);
-        this.ports = memory.get(ValueLayout.JAVA_INT, 20);
-        this.ringCapacity = memory.get(ValueLayout.JAVA_INT, 24);
+    private SoftPort(RingFile file) {
+        this.file = file;
+        this.memory = file.memory();
+        this.path = file.path();
+        this.pid = file.ownerPid();
+        this.lid = memory.get(ValueLayout.JAVA_INT, LID);
+        this.ports = file.rings();
     }
 
     static Path pathOf(Path fabric, int lid) {
         return fabric.resolve("verbs-soft-port-" + lid);
     }
 
-    private static long bytesFor(int ports, int ringCapacity) {
-        return RINGS + ports * SharedRing.bytesFor(ringCapacity);
-    }
-
-    /** Creates this process's port; fails if the file exists already. */
+    /** Creates this process's port, up; fails if the file exists already. */
     static SoftPort create(Path fabric, int lid, int ports, int ringCapacity, Arena arena) {
-        SharedRing.checkCapacity(ringCapacity);
-        Path path = pathOf(fabric, lid);
-        try {
-            Files.createFile(path, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-            try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-                MemorySegment memory = channel.map(FileChannel.MapMode.READ_WRITE, 0, bytesFor(ports, ringCapacity), arena);
-                memory.set(ValueLayout.JAVA_LONG, 8, ProcessHandle.current().pid());
-                memory.set(ValueLayout.JAVA_INT, 16, lid);
-                memory.set(ValueLayout.JAVA_INT, 20, ports);
-                memory.set(ValueLayout.JAVA_INT, 24, ringCapacity);
-                memory.set(ValueLayout.JAVA_INT, 28, 1);
-                memory.set(ValueLayout.JAVA_LONG, 0, MAGIC);
-                return new SoftPort(path, memory);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("verbs soft device: cannot create the port file " + path + ": " + e, e);
-        }
+        return new SoftPort(RingFile.create(pathOf(fabric, lid), KIND, ports, ringCapacity, fresh -> {
+            fresh.memory().set(ValueLayout.JAVA_INT, LID, lid);
+            fresh.setOpen(true);
+        }, arena));
     }
 
     /** Maps a peer's port, or returns null if it does not exist (yet). */
     static SoftPort open(Path fabric, int lid, Arena arena) {
-        Path path = pathOf(fabric, lid);
-        if (!Files.exists(path)) {
-            return null;
-        }
-        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-            MemorySegment memory = channel.map(FileChannel.MapMode.READ_WRITE, 0, channel.size(), arena);
-            if (memory.byteSize() < RINGS || memory.get(ValueLayout.JAVA_LONG, 0) != MAGIC) {
-                throw new IllegalStateException("verbs soft device: " + path + " is not a port file");
-            }
-            SoftPort port = new SoftPort(path, memory);
-            if (memory.byteSize() < bytesFor(port.ports, port.ringCapacity)) {
-                throw new IllegalStateException("verbs soft device: " + path + " is shorter than its header says");
-            }
-            return port;
-        } catch (IOException e) {
-            throw new UncheckedIOException("verbs soft device: cannot map the port file " + path + ": " + e, e);
-        }
+        RingFile file = RingFile.open(pathOf(fabric, lid), KIND, arena);
+        return file == null ? null : new SoftPort(file);
     }
 
     /** The ring in which the port of {@code senderLid} writes to this port. */
@@ -112,7 +76,7 @@ final class SoftPort {
         if (senderLid < 1 || senderLid > ports) {
             throw new IllegalArgumentException("LID " + senderLid + " is outside the fabric's 1.." + ports);
         }
-        return new SharedRing(memory, RINGS + (senderLid - 1) * SharedRing.bytesFor(ringCapacity), ringCapacity);
+        return file.ring(senderLid - 1);
     }
 
     /** True while the owner has the port up and its process lives (a peer's view of "the link is there"). */
@@ -125,7 +89,7 @@ final class SoftPort {
      * the kernel whether the process lives took 40 % of a receiver's time in 128 KiB blocks).
      */
     boolean open() {
-        return (int) INT.getAcquire(memory, 28L) == 1;
+        return file.isOpen();
     }
 
     /**
@@ -134,18 +98,18 @@ final class SoftPort {
      * {@code IBV_ATOMIC_HCA} promises (not with respect to the owner's CPU).
      */
     long atomically(java.util.function.LongSupplier readModifyWrite) {
-        while (!INT.compareAndSet(memory, 32L, 0, 1)) {
+        while (!INT.compareAndSet(memory, ATOMICS_LOCK, 0, 1)) {
             Thread.onSpinWait();
         }
         try {
             return readModifyWrite.getAsLong();
         } finally {
-            INT.setRelease(memory, 32L, 0);
+            INT.setRelease(memory, ATOMICS_LOCK, 0);
         }
     }
 
     void markDown() {
-        INT.setRelease(memory, 28L, 0);
+        file.setOpen(false);
     }
 
     /**

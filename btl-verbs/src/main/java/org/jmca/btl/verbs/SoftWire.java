@@ -7,26 +7,22 @@ import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
-import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import org.jmca.btl.base.SharedRing;
-import org.jmca.btl.base.Sockets;
+import org.jmca.btl.base.SocketWire;
 
 /**
  * The software verbs device's wire between hosts: a TCP connection from each port to each remote
- * port it talks to. It does what the host's rings and cross-memory copies do for ports on one
- * host, in the way an HCA does it for a remote requester:
+ * port it talks to, on a {@link SocketWire} (which listens, checks the job's key and owns the
+ * threads) carrying a protocol of its own. It does what the host's rings and cross-memory copies
+ * do for ports on one host, in the way an HCA does it for a remote requester:
  *
  * <ul>
  * <li>packets go into an outbound ring (so the owner's thread never blocks on the network) that
@@ -59,75 +55,46 @@ final class SoftWire {
     static final byte MCAST = 19;
     static final byte MCAST_IMM = 20;
     private static final long MAGIC = 0x4a4d43412d575231L;
-    private static final int CONNECT_TIMEOUT_MS = 10_000;
     private static final long LAST = 1L << 63;
-    private static final long STOP_WAIT_NANOS = 5_000_000_000L;
 
     private final SoftVerbs device;
     private final SoftPort port;
     private final int lid;
-    private final byte[] jobKey;
     private final int ringCapacity;
     private final Arena arena = Arena.ofShared();
-    private final ServerSocketChannel server;
-    private final Thread acceptor;
-    private final String address;
-    private final Map<Integer, List<InetSocketAddress>> remotes = new ConcurrentHashMap<>();
+    /** The listening socket, the connections and every thread, which {@link #close} waits for. */
+    private final SocketWire wire;
     private final Map<Integer, Link> links = new ConcurrentHashMap<>();
-    private final List<SocketChannel> accepted = Collections.synchronizedList(new ArrayList<>());
     /** What the reader threads have finished, to be completed on the owner's thread. */
     private final ConcurrentLinkedQueue<Runnable> completions = new ConcurrentLinkedQueue<>();
     /** The owner's scratch for a request's operands (the outbound ring copies them at once). */
     private final MemorySegment operands;
-    /** Every thread of the wire: {@link #close} waits for them before the rings are unmapped. */
-    private final Set<Thread> threads = ConcurrentHashMap.newKeySet();
-    private volatile boolean closed;
 
     SoftWire(SoftVerbs device, SoftPort port, int lid, byte[] jobKey, int ringCapacity) {
         this.device = device;
         this.port = port;
         this.lid = lid;
-        this.jobKey = jobKey.clone();
         this.ringCapacity = ringCapacity;
         try {
-            server = ServerSocketChannel.open().bind(new InetSocketAddress(0), 64);
-            address = Sockets.publishedAddress(server);
-        } catch (IOException e) {
-            throw new VerbsException("verbs soft device: cannot listen for remote ports: " + e);
+            this.wire = new SocketWire("btl/verbs: soft device port " + lid, lid, MAGIC, jobKey, this::serve);
+        } catch (IllegalStateException e) {
+            throw new VerbsException(e.getMessage());
         }
-        operands = arena.allocate(17, 8);
-        acceptor = start("verbs-soft-wire-accept-" + lid, this::acceptLoop);
-    }
-
-    private Thread start(String name, Runnable body) {
-        Thread thread = Thread.ofVirtual().name(name).unstarted(() -> {
-            try {
-                body.run();
-            } finally {
-                threads.remove(Thread.currentThread());
-            }
-        });
-        threads.add(thread);
-        thread.start();
-        return thread;
+        this.operands = arena.allocate(17, 8);
     }
 
     /** How remote ports reach this one: its IPv4 addresses (loopback last) and port. */
     String address() {
-        return address;
+        return wire.address();
     }
 
     /** The port of {@code peerLid} is on another host (or must be reached by socket): it listens at {@code address}. */
     void learn(int peerLid, String peerAddress) {
         try {
-            remotes.put(peerLid, Sockets.candidates(peerAddress));
+            wire.learn(peerLid, peerAddress);
         } catch (IllegalArgumentException e) {
-            throw new VerbsException("verbs soft device: port " + peerLid + ": " + e.getMessage());
+            throw new VerbsException(e.getMessage());
         }
-    }
-
-    boolean isRemote(int peerLid) {
-        return remotes.containsKey(peerLid);
     }
 
     /** True while the connection to the remote port is (or can be made) up. */
@@ -226,33 +193,20 @@ final class SoftWire {
         return n;
     }
 
+    /** The link to a remote port, connected when first asked for (down if it cannot be); null if not remote. */
     private Link link(int peerLid) {
         Link link = links.get(peerLid);
-        if (link == null && !closed) {
-            List<InetSocketAddress> candidates = remotes.get(peerLid);
-            if (candidates == null) {
-                return null;
+        if (link == null && wire.isOpen() && wire.reaches(peerLid)) {
+            SocketChannel channel;
+            try {
+                channel = wire.connect(peerLid);
+            } catch (IOException e) {
+                channel = null; // the wire said why
             }
-            link = connect(peerLid, candidates);
+            link = new Link(peerLid, channel);
             links.put(peerLid, link);
         }
         return link;
-    }
-
-    private Link connect(int peerLid, List<InetSocketAddress> candidates) {
-        IOException last;
-        try {
-            return new Link(peerLid, Sockets.connect(candidates, CONNECT_TIMEOUT_MS, MAGIC, lid, jobKey));
-        } catch (IOException e) {
-            last = e;
-        }
-        Link down = new Link(peerLid, null);
-        down.down = true;
-        if (!closed) {
-            System.err.println("btl/verbs: soft device port " + lid + " cannot reach port " + peerLid + " at "
-                    + candidates + ": " + last);
-        }
-        return down;
     }
 
     // ---- the requester's side of a connection --------------------------------------------------
@@ -261,9 +215,11 @@ final class SoftWire {
     private record Pending(List<Sge> local, Consumer<Ibv.WcStatus> complete) {
     }
 
-    /** The connection to one remote port: the outbound ring, its writer, and the reader of answers. */
+    /**
+     * The connection to one remote port: the outbound ring, its writer, and the reader of answers;
+     * down from the start when the connection could not be made.
+     */
     private final class Link {
-        final int peerLid;
         final SocketChannel channel;
         final SharedRing outbound;
         final Map<Integer, Pending> waiting = new ConcurrentHashMap<>();
@@ -273,16 +229,16 @@ final class SoftWire {
         private int nextId;
 
         Link(int peerLid, SocketChannel channel) {
-            this.peerLid = peerLid;
             this.channel = channel;
             if (channel == null) {
                 outbound = null;
                 writer = null;
+                down = true;
                 return;
             }
             outbound = new SharedRing(arena.allocate(SharedRing.bytesFor(ringCapacity), 64), 0, ringCapacity);
-            writer = start("verbs-soft-wire-out-" + lid + "-" + peerLid, this::writeLoop);
-            start("verbs-soft-wire-answers-" + lid + "-" + peerLid, this::readAnswers);
+            writer = wire.start("to port " + peerLid, this::writeLoop);
+            wire.start("answers from port " + peerLid, this::readAnswers);
         }
 
         int expect(Pending pending) {
@@ -320,11 +276,11 @@ final class SoftWire {
                 out.position(out.position() + (int) length);
             };
             try {
-                while (!down && !closed) {
+                while (!down && wire.isOpen()) {
                     if (outbound.poll(copy) == 0) {
                         flush(out);
                         sleeping = true;
-                        if (!outbound.hasRecord() && !closed) {
+                        if (!outbound.hasRecord() && wire.isOpen()) {
                             LockSupport.parkNanos(1_000_000);
                         }
                         sleeping = false;
@@ -374,27 +330,14 @@ final class SoftWire {
 
     // ---- the responder's side: an agent per connected remote port --------------------------------
 
-    private void acceptLoop() {
-        IOException failure = Sockets.acceptAll(server, channel -> {
-            accepted.add(channel);
-            start("verbs-soft-wire-agent-" + lid, () -> serve(channel));
-        });
-        if (failure != null && !closed) {
-            System.err.println("btl/verbs: soft device port " + lid + " stops accepting remote ports: " + failure);
+    /** Serves a remote port that presented the job's key, on the wire's agent thread for it. */
+    private void serve(int sender, SocketChannel channel) throws IOException {
+        if (sender < 1 || sender > port.ports) {
+            System.err.println("btl/verbs: soft device port " + lid + " refused a connection from LID " + sender
+                    + ", outside the fabric's 1.." + port.ports);
+            return;
         }
-    }
-
-    private void serve(SocketChannel channel) {
-        try (channel) {
-            int sender = Sockets.introduction(channel, MAGIC, jobKey);
-            if (sender < 1 || sender > port.ports) {
-                System.err.println("btl/verbs: soft device port " + lid + " refused a connection without the job's key");
-                return;
-            }
-            new Agent(channel, sender).run();
-        } catch (IOException | RuntimeException e) {
-            // the requester went away: nothing waits for this agent
-        }
+        new Agent(channel, sender).run();
     }
 
     /** Carries out one remote port's packets and requests, in the order sent. */
@@ -413,7 +356,7 @@ final class SoftWire {
 
         void run() throws IOException {
             ByteBuffer head = ByteBuffer.allocate(21).order(java.nio.ByteOrder.nativeOrder());
-            while (!closed) {
+            while (wire.isOpen()) {
                 head.clear();
                 readFully(channel, head);
                 int length = head.order(java.nio.ByteOrder.BIG_ENDIAN).getInt(0);
@@ -441,7 +384,7 @@ final class SoftWire {
         /** Into this port's inbound ring for the sender, waiting while the owner catches up. */
         private void deliver(byte tag, long header0, long header1, MemorySegment payload) {
             while (!inbound.offer(tag, header0, header1, payload)) {
-                if (closed) {
+                if (!wire.isOpen()) {
                     return;
                 }
                 LockSupport.parkNanos(20_000);
@@ -520,47 +463,13 @@ final class SoftWire {
      * running after the wait, and then leaves the rings mapped (as the caller must leave its own).
      */
     boolean close() {
-        closed = true;
-        try {
-            server.close();
-        } catch (IOException ignored) {
-            // closing anyway
-        }
         for (Link link : links.values()) {
-            link.down = true;
-            if (link.channel != null) {
-                LockSupport.unpark(link.writer);
-                try {
-                    link.channel.close();
-                } catch (IOException ignored) {
-                    // closing anyway
-                }
-            }
+            link.down = true; // the owner no longer writes into the outbound rings
         }
-        synchronized (accepted) {
-            for (SocketChannel channel : accepted) {
-                try {
-                    channel.close();
-                } catch (IOException ignored) {
-                    // closing anyway
-                }
-            }
-        }
-        acceptor.interrupt();
-        long deadline = System.nanoTime() + STOP_WAIT_NANOS;
-        for (Thread thread : List.copyOf(threads)) {
-            LockSupport.unpark(thread);
-            long left = deadline - System.nanoTime();
-            try {
-                if (left <= 0 || !thread.join(java.time.Duration.ofNanos(left))) {
-                    System.err.println("btl/verbs: soft device port " + lid + ": " + thread.getName()
-                            + " did not stop; its rings stay mapped until the process exits");
-                    return false;
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return false;
-            }
+        if (!wire.stop()) {
+            System.err.println("btl/verbs: soft device port " + lid + ": its wire's rings stay mapped until the"
+                    + " process exits");
+            return false;
         }
         arena.close();
         return true;
