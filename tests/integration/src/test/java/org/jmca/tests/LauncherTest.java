@@ -84,13 +84,11 @@ class LauncherTest {
 
     @Test
     void aRankThatNeverReachesTheExchangeEndsTheJobAfterTheTimeout() {
-        long start = System.nanoTime();
         Jmca.Result result = new Jmca(home).exec(jmpirun("-np", "3", "--wireup-timeout", "2", "-cp",
                 Jmca.PROGRAMS.toString(), "org.jmca.tests.programs.Launching", "late", "1", "60"));
         assertThat(result.status()).isEqualTo(1);
         assertThat(result.err()).contains("jmpirun: rank(s) 1 did not reach MPI.Init's wire-up exchange within 2 s"
-                + " (--wireup-timeout); stopping the job");
-        assertThat((System.nanoTime() - start) / 1e9).isLessThan(30);
+                + " (--wireup-timeout); stopping the job"); // rank 1 would reach it after 60 s
     }
 
     @Test
@@ -131,14 +129,12 @@ class LauncherTest {
 
     @Test
     void aLaunchAgentThatFailsEndsTheJobAtOnceSayingSo() {
-        long started = System.nanoTime();
         Jmca.Result result = new Jmca(home).exec(jmpirun("-H", "nosuchhost:1", "--mca", "plm_rsh_agent", "false",
                 "-cp", Jmca.PROGRAMS.toString(), "org.jmca.tests.programs.Launching"));
-        double seconds = (System.nanoTime() - started) / 1e9;
         assertThat(result.status()).isEqualTo(1);
+        // the agent's failure, not the wire-up timeout (60 s) that would end it otherwise
         assertThat(result.err()).contains("jmpirun: the daemon of host nosuchhost could not be started: the launch"
-                + " agent false nosuchhost exited with status 1");
-        assertThat(seconds).as("seconds to the error (the wire-up timeout is 60)").isLessThan(30);
+                + " agent false nosuchhost exited with status 1").doesNotContain("wire-up exchange within");
     }
 
     @Test

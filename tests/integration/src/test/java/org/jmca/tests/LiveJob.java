@@ -8,7 +8,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /** A job running in the background whose output lines a test watches as they come. */
 final class LiveJob implements AutoCloseable {
@@ -36,10 +38,17 @@ final class LiveJob implements AutoCloseable {
 
     /** Waits until {@code lines} has {@code count} lines that match, and returns them. */
     static List<String> await(List<String> lines, Predicate<String> match, int count, String what) {
+        until(() -> lines.stream().filter(match).count() >= count, () -> "no " + what + " within 60 s; lines so far: "
+                + lines);
+        return lines.stream().filter(match).toList();
+    }
+
+    /** Waits until {@code state} holds (a state the job reaches, not a time), failing after 60 s as a hang. */
+    static void until(BooleanSupplier state, Supplier<String> otherwise) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (lines.stream().filter(match).count() < count) {
+        while (!state.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("no " + what + " within 60 s; lines so far: " + lines);
+                throw new AssertionError(otherwise.get());
             }
             try {
                 Thread.sleep(20);
@@ -48,7 +57,6 @@ final class LiveJob implements AutoCloseable {
                 throw new AssertionError(e);
             }
         }
-        return lines.stream().filter(match).toList();
     }
 
     /** Waits for the job to end and returns its status. */

@@ -77,12 +77,10 @@ class PointToPointJobsTest {
 
     @Test
     void aRankThatThrowsEndsTheJobNamingIt() {
-        long start = System.nanoTime();
         Jmca.Result result = run(3, "Failing", "throw", "2");
         assertThat(result.status()).isEqualTo(1);
         assertThat(result.err()).contains("rank 2 fails on purpose")
                 .containsPattern("jmpirun: rank 2 \\(pid \\d+\\) exited with status 1; stopping the job");
-        assertThat((System.nanoTime() - start) / 1e9).as("seconds until jmpirun returned").isLessThan(20);
     }
 
     @Test

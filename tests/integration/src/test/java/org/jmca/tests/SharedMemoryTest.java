@@ -58,6 +58,17 @@ class SharedMemoryTest {
                 "pml/ob1: rank 1 reaches rank 0 through btl/sm", "pml/ob1: rank 0 reaches rank 0 through btl/self");
     }
 
+    /** The job's segments {@code pid} has mapped whose files are removed. */
+    private static long smMappings(long pid) {
+        try {
+            return Files.readAllLines(Path.of("/proc/" + pid + "/maps")).stream()
+                    .filter(l -> l.matches(".*/jmca-[^/]*\\.sm\\.[012] \\(deleted\\)"))
+                    .map(l -> l.substring(l.indexOf('/'))).distinct().count();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     private static Set<Path> jobDirectories() throws IOException {
         try (Stream<Path> entries = Files.list(SHM)) {
             return entries.filter(p -> p.getFileName().toString().startsWith("jmca-")).collect(Collectors.toSet());
@@ -72,7 +83,9 @@ class SharedMemoryTest {
         command.addAll(List.of("-cp", Jmca.PROGRAMS.toString(), "org.jmca.tests.programs.Failing", "stream"));
         try (LiveJob job = new LiveJob(new Jmca(home).start(command))) {
             List<String> pids = LiveJob.await(job.out, l -> l.matches("rank \\d pid \\d+"), 3, "pids");
-            Thread.sleep(300);
+            long mapper = Long.parseLong(pids.stream().filter(l -> l.startsWith("rank 1 ")).findFirst().orElseThrow()
+                    .split(" ")[3]);
+            LiveJob.until(() -> smMappings(mapper) == 3, () -> "rank 1 never had the 3 segments mapped and removed");
             Set<Path> during = jobDirectories();
             during.removeAll(before);
             assertThat(during).as("the job's session directory").hasSize(1);
@@ -82,9 +95,7 @@ class SharedMemoryTest {
             try (Stream<Path> segments = Files.list(during.iterator().next())) {
                 assertThat(segments.map(p -> p.getFileName().toString())).noneMatch(name -> name.contains(".sm."));
             }
-            assertThat(Files.readAllLines(Path.of("/proc/" + victim + "/maps")).stream()
-                    .filter(l -> l.matches(".*/jmca-[^/]*\\.sm\\.[012] \\(deleted\\)"))
-                    .map(l -> l.substring(l.indexOf('/'))).distinct()).as("rank 1's mappings").hasSize(3);
+            assertThat(smMappings(victim)).as("rank 1's mappings of the removed segments").isEqualTo(3);
             ProcessHandle.of(victim).orElseThrow().destroyForcibly();
             assertThat(job.waitFor(30)).isEqualTo(137);
             assertThat(String.join("\n", job.err)).contains("rank 1 (pid " + victim + ") was killed by signal 9");

@@ -131,28 +131,25 @@ class ThreadRanksTest {
 
     /**
      * 200 jobs in one JVM: afterwards no rank thread is left, and the classes each rank loaded
-     * again (the mpi package, the program) have been unloaded with their class loaders.
+     * again (the mpi package, the program) have been unloaded with their class loaders. (How
+     * much heap the JVM keeps is the collector's choice, not JMCA's: not asserted.)
      */
     @Test
-    void twoHundredJobsLeaveNoThreadClassLoaderOrMemoryBehind() throws Exception {
+    void twoHundredJobsLeaveNoThreadOrClassLoaderBehind() throws Exception {
         var classes = ManagementFactory.getClassLoadingMXBean();
         for (int job = 0; job < 20; job++) {
             run(threads(2).main(PROGRAMS + "LaunchProbe"));
         }
         long loadedAfter20 = settledLoadedClasses();
-        long heapAfter20 = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
         for (int job = 20; job < 200; job++) {
             MpiJob.Result result = run(threads(2).main(PROGRAMS + "LaunchProbe"));
             assertThat(result.stdout(1)).containsExactly("hello from rank 1 of 2");
         }
         long loadedAfter200 = settledLoadedClasses();
-        long heapAfter200 = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
         assertThat(rankThreads()).isEmpty();
         // Each job loads some hundred classes per rank again: kept, 180 jobs would add tens of thousands.
         assertThat(loadedAfter200).as("classes loaded after 200 jobs (after 20: %d; unloaded: %d)", loadedAfter20,
                 classes.getUnloadedClassCount()).isLessThan(loadedAfter20 + 500);
-        assertThat(heapAfter200).as("heap after 200 jobs (after 20: %d)", heapAfter20)
-                .isLessThan(heapAfter20 + 64L * 1024 * 1024);
     }
 
     private static long settledLoadedClasses() throws InterruptedException {
