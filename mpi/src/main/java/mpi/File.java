@@ -8,20 +8,14 @@ import java.nio.Buffer;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.OpenOption;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import org.jmca.mca.McaException;
 import org.jmca.rte.WireUpException;
+import org.jmca.runtime.FileAccess;
 import org.jmca.runtime.FilePieces;
 import org.jmca.runtime.MpiError;
 import org.jmca.runtime.SharedFilePointer;
@@ -47,9 +41,6 @@ import org.jmca.runtime.ViewLayout;
  * MPI_ERR_READ_ONLY...).
  */
 public class File {
-    /** ROMIO's hint: how many processes access the file in collective calls (default: all). */
-    private static final String AGGREGATORS_HINT = "cb_nodes";
-
     private final Intracomm group;
     private final Path path;
     private final int amode;
@@ -76,7 +67,7 @@ public class File {
 
     /** Opens (and with MPI.MODE_CREATE makes) {@code filename}. Collective over {@code comm}. */
     public File(Comm comm, String filename, int amode, Info info) throws MPIException {
-        checkAmode(amode);
+        MPIException.mapped(() -> FileAccess.checkAmode(amode));
         if (comm == null || comm.isNull() || comm.isInter()) {
             throw new MPIException(MPI.ERR_COMM, "files are opened by an intracommunicator, not "
                     + (comm == null ? "null" : comm));
@@ -86,9 +77,10 @@ public class File {
         }
         this.hints = info == null || info.isNull() ? Map.of() : info.entries();
         // the hints are checked before anything is made
-        int aggregators = aggregators(comm.getSize());
-        TwoPhaseIo.Buffering forWrites = buffering("romio_cb_write");
-        TwoPhaseIo.Buffering forReads = buffering("romio_cb_read");
+        int size = comm.getSize();
+        int aggregators = MPIException.mapped(() -> FileAccess.aggregators(hints, size));
+        TwoPhaseIo.Buffering forWrites = MPIException.mapped(() -> FileAccess.buffering(hints, "romio_cb_write"));
+        TwoPhaseIo.Buffering forReads = MPIException.mapped(() -> FileAccess.buffering(hints, "romio_cb_read"));
         this.group = (Intracomm) comm.dup();
         group.setErrhandler(MPI.ERRORS_RETURN);
         this.path = Path.of(filename).toAbsolutePath();
@@ -117,7 +109,7 @@ public class File {
         FileChannel opened = null;
         int[] failed = {0};
         try {
-            opened = FileChannel.open(path, openOptions(amode));
+            opened = FileChannel.open(path, FileAccess.openOptions(amode));
         } catch (IOException e) {
             MPIException error = ioError(e, "cannot open");
             failed[0] = error.getErrorClass();
@@ -146,70 +138,9 @@ public class File {
         }
     }
 
-    private static void checkAmode(int amode) throws MPIException {
-        int access = amode & (MPI.MODE_RDONLY | MPI.MODE_WRONLY | MPI.MODE_RDWR);
-        String wrong = null;
-        if (Integer.bitCount(access) != 1) {
-            wrong = "it needs exactly one of MPI.MODE_RDONLY, MPI.MODE_WRONLY and MPI.MODE_RDWR";
-        } else if (access == MPI.MODE_RDONLY && (amode & (MPI.MODE_CREATE | MPI.MODE_EXCL)) != 0) {
-            wrong = "MPI.MODE_RDONLY does not go with MPI.MODE_CREATE or MPI.MODE_EXCL";
-        } else if (access == MPI.MODE_RDWR && (amode & MPI.MODE_SEQUENTIAL) != 0) {
-            wrong = "MPI.MODE_RDWR does not go with MPI.MODE_SEQUENTIAL";
-        }
-        if (wrong != null) {
-            throw new MPIException(MPI.ERR_AMODE, "access mode " + amode + ": " + wrong);
-        }
-    }
-
-    private static Set<OpenOption> openOptions(int amode) {
-        Set<OpenOption> options = new HashSet<>();
-        if ((amode & (MPI.MODE_RDONLY | MPI.MODE_RDWR)) != 0) {
-            options.add(StandardOpenOption.READ);
-        }
-        if ((amode & (MPI.MODE_WRONLY | MPI.MODE_RDWR)) != 0) {
-            options.add(StandardOpenOption.WRITE);
-        }
-        return options;
-    }
-
-    private int aggregators(int size) throws MPIException {
-        String hint = hints.get(AGGREGATORS_HINT);
-        if (hint == null) {
-            return size;
-        }
-        try {
-            int n = Integer.parseInt(hint.trim());
-            if (n >= 1) {
-                return Math.min(n, size);
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw new MPIException(MPI.ERR_INFO_VALUE, "info " + AGGREGATORS_HINT + "=" + hint + " is not a positive"
-                + " number of aggregators");
-    }
-
-    /** ROMIO's hint for collective buffering: enable, disable or automatic (the default). */
-    private TwoPhaseIo.Buffering buffering(String hint) throws MPIException {
-        String value = hints.getOrDefault(hint, "automatic");
-        return switch (value.trim().toLowerCase(java.util.Locale.ROOT)) {
-            case "enable" -> TwoPhaseIo.Buffering.ENABLE;
-            case "disable" -> TwoPhaseIo.Buffering.DISABLE;
-            case "automatic" -> TwoPhaseIo.Buffering.AUTOMATIC;
-            default -> throw new MPIException(MPI.ERR_INFO_VALUE, "info " + hint + "=" + value + " is none of enable,"
-                    + " disable and automatic");
-        };
-    }
-
     private static MPIException ioError(IOException e, String what) {
-        String message = what + " " + e.getMessage();
-        return switch (e) {
-            case NoSuchFileException n -> new MPIException(MPI.ERR_NO_SUCH_FILE, "no such file: " + e.getMessage());
-            case FileAlreadyExistsException x -> new MPIException(MPI.ERR_FILE_EXISTS, e.getMessage()
-                    + " exists (MPI.MODE_EXCL)");
-            case AccessDeniedException a -> new MPIException(MPI.ERR_ACCESS, "permission denied: " + e.getMessage());
-            default -> new MPIException(MPI.ERR_IO, message);
-        };
+        MpiError error = FileAccess.ioError(e, what);
+        return new MPIException(error.errorClass(), error.getMessage());
     }
 
     private static void closeQuietly(FileChannel channel) {

@@ -19,6 +19,7 @@ import org.jmca.rte.launcher.AppContexts;
 import org.jmca.runtime.BufferedSends;
 import org.jmca.runtime.Communicator;
 import org.jmca.runtime.ErrorClass;
+import org.jmca.runtime.FileAccess;
 import org.jmca.runtime.InternalCollectives;
 import org.jmca.runtime.JobRuntime;
 import org.jmca.runtime.PredefinedOp;
@@ -130,15 +131,15 @@ public final class MPI {
     public static final int DIST_GRAPH = 3;
 
     // MPI-IO: access modes, seek origins, the current view's displacement, array orders and distributions.
-    public static final int MODE_CREATE = 1;
-    public static final int MODE_RDONLY = 2;
-    public static final int MODE_WRONLY = 4;
-    public static final int MODE_RDWR = 8;
-    public static final int MODE_DELETE_ON_CLOSE = 16;
-    public static final int MODE_UNIQUE_OPEN = 32;
-    public static final int MODE_EXCL = 64;
-    public static final int MODE_APPEND = 128;
-    public static final int MODE_SEQUENTIAL = 256;
+    public static final int MODE_CREATE = FileAccess.MODE_CREATE;
+    public static final int MODE_RDONLY = FileAccess.MODE_RDONLY;
+    public static final int MODE_WRONLY = FileAccess.MODE_WRONLY;
+    public static final int MODE_RDWR = FileAccess.MODE_RDWR;
+    public static final int MODE_DELETE_ON_CLOSE = FileAccess.MODE_DELETE_ON_CLOSE;
+    public static final int MODE_UNIQUE_OPEN = FileAccess.MODE_UNIQUE_OPEN;
+    public static final int MODE_EXCL = FileAccess.MODE_EXCL;
+    public static final int MODE_APPEND = FileAccess.MODE_APPEND;
+    public static final int MODE_SEQUENTIAL = FileAccess.MODE_SEQUENTIAL;
     public static final int SEEK_SET = 600;
     public static final int SEEK_CUR = 602;
     public static final int SEEK_END = 604;
