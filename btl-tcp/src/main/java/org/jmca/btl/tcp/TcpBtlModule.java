@@ -574,7 +574,11 @@ final class TcpBtlModule implements BtlModule {
             if (endpoint != null && endpoint.state() == State.CONNECTED) {
                 head.clear().putInt(1).put(TcpWire.GOODBYE).flip();
                 endpoint.sendQueue.append(head);
-                endpoint.flush();
+                try {
+                    endpoint.flush();
+                } catch (PeerFailureException e) {
+                    // the peer finalized first and closed its end: it needs no goodbye
+                }
             }
         }
         long deadline = System.nanoTime() + 5_000_000_000L;

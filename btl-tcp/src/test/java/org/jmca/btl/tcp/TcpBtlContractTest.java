@@ -8,7 +8,6 @@ import org.jmca.mca.btl.BtlEndpoint;
 import org.jmca.mca.btl.BtlModule;
 import org.jmca.mca.btl.BtlProperties;
 import org.jmca.mca.contract.BtlContractTest;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 class TcpBtlContractTest extends BtlContractTest {
@@ -45,15 +44,5 @@ class TcpBtlContractTest extends BtlContractTest {
             }
         }
         module.finalizeModule();
-    }
-
-    /** Known failure, reported to btl/tcp's owner; re-enable by deleting this override. */
-    @Test
-    @Disabled("btl/tcp bug: finalizeModule() throws PeerFailureException ('rank 1 lost its connection to rank 0"
-            + " ...: Connection reset by peer') when the peer finalized first and closed its socket with frames"
-            + " unread: the GOODBYE flush in finalizeModule is not guarded as its drain loop is")
-    @Override
-    protected void finalizingWithSendsInFlightThrowsNothingReturnsAndLeavesNoThread() throws InterruptedException {
-        super.finalizingWithSendsInFlightThrowsNothingReturnsAndLeavesNoThread();
     }
 }
