@@ -1,13 +1,7 @@
 package mpi;
 
-import java.lang.foreign.MemorySegment;
 import java.nio.Buffer;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
-import org.jmca.mca.coll.Reduction;
-import org.jmca.mca.pml.PmlRequest;
-import org.jmca.mca.pml.SendMode;
 import org.jmca.runtime.DynamicProcesses;
 import org.jmca.runtime.Intercommunicators;
 import org.jmca.runtime.InternalCollectives;
@@ -15,7 +9,6 @@ import org.jmca.runtime.JobRuntime;
 import org.jmca.runtime.PointToPointCollectives.Blocks;
 import org.jmca.runtime.PointToPointCollectives;
 import org.jmca.runtime.Spawning;
-import org.jmca.runtime.UserBuffer;
 
 /**
  * A communicator between two disjoint groups: {@link #getRank()}, {@link #getSize()} and
@@ -520,36 +513,8 @@ public class Intercomm extends Comm {
             for (int r : to) {
                 remoteRoot(r);
             }
-            Reduction reduction = op.bind(type);
-            int tag = core.port.nextTag();
-            long bytes = (long) count * type.size();
-            List<PmlRequest> operations = new ArrayList<>();
-            if (to.length > 0) {
-                MemorySegment operand = Datatype.buffer(sendbuf, count, type, false).segment();
-                for (int r : to) {
-                    operations.add(rt.pml.isend(operand, core.peers[r], tag, core.context + 1, SendMode.STANDARD));
-                }
-            }
-            if (from.length == 0) {
-                return new Request(this, PmlRequest.allOf(operations), null);
-            }
-            UserBuffer result = Datatype.buffer(recvbuf, resultCount, type, true);
-            // 8-byte aligned, as the operations read elements with aligned accesses
-            MemorySegment operands = MemorySegment.ofArray(new long[(int) ((from.length * bytes + 7) / 8)]);
-            for (int i = 0; i < from.length; i++) {
-                operations.add(rt.pml.irecv(operands.asSlice(i * bytes, bytes), core.peers[from[i]], tag, core.context + 1));
-            }
-            return new Request(this, PmlRequest.allOf(operations), () -> {
-                MemorySegment folded = operands.asSlice((from.length - 1) * bytes, bytes);
-                for (int i = from.length - 2; i >= 0; i--) {
-                    reduction.apply(operands.asSlice(i * bytes, bytes), folded, count);
-                }
-                MemorySegment.copy(folded, (long) offset * type.size(), result.segment(), 0,
-                        (long) resultCount * type.size());
-                if (result.afterReceive() != null) {
-                    result.afterReceive().run();
-                }
-            });
+            return started(PointToPointCollectives.reduceBetween(core, sendbuf, recvbuf, count, Datatype.use(type),
+                    op.bind(type), to, from, offset, resultCount));
         });
     }
 
