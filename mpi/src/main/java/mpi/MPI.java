@@ -362,6 +362,7 @@ public final class MPI {
         finalized = true;
         runtime = null;
         rt.finish();
+        Spawning.awaitChildren();
     }
 
     /**

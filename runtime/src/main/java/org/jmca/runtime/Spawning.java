@@ -160,6 +160,27 @@ public final class Spawning {
                 + " is not set (jmpirun sets it for its ranks)");
     }
 
+    /**
+     * Waits until the jobs this process spawned have ended (MPI.Finalize), as Open MPI's mpirun
+     * returns only once every job it launched has: stopping them when this process exits normally
+     * cut off the end of their output (a child's PASS line lost, 1 run in several under load).
+     * The shutdown hook still stops those of a process that is stopped.
+     */
+    public static void awaitChildren() {
+        List<Process> children;
+        synchronized (CHILDREN) {
+            children = List.copyOf(CHILDREN);
+        }
+        for (Process child : children) {
+            try {
+                child.waitFor();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
     private static void stopChildren() {
         synchronized (CHILDREN) {
             CHILDREN.forEach(Process::destroy);
