@@ -1,0 +1,4 @@
+/**
+ * JMH micro-benchmarks of single calls.
+ */
+package bench.jmh;

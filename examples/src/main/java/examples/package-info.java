@@ -1,0 +1,4 @@
+/**
+ * The programs README's first command runs: Hello, Ring and Pi.
+ */
+package examples;
