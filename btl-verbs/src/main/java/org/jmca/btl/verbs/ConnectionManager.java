@@ -82,12 +82,7 @@ final class ConnectionManager {
         this.sending = sending;
         this.cq = device.createCq(CM_RECEIVES + 4 * CM_SEND_SLOTS);
         this.qp = pd.createQp(Ibv.QpType.UD, cq, cq, CM_SEND_SLOTS, CM_RECEIVES);
-        QpAttributes init = new QpAttributes().state(QpState.INIT).pkeyIndex(0).port(1).qkey(QKEY);
-        qp.modify(init, init.mask());
-        QpAttributes rtr = new QpAttributes().state(QpState.RTR);
-        qp.modify(rtr, rtr.mask());
-        QpAttributes rts = new QpAttributes().state(QpState.RTS).sqPsn(0);
-        qp.modify(rts, rts.mask());
+        VerbsUdPort.readyToSend(qp, QKEY);
         this.receives = pd.register(arena.allocate((long) CM_RECEIVES * CM_BUFFER, 64), Ibv.ACCESS_LOCAL_WRITE);
         for (int i = 0; i < CM_RECEIVES; i++) {
             postReceive(i);

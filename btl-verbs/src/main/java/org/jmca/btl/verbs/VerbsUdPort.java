@@ -41,12 +41,7 @@ final class VerbsUdPort implements UdPort {
         this.sendCq = device.createCq(2 * SEND_SLOTS);
         this.recvCq = device.createCq(receiveBuffers + 16);
         this.qp = pd.createQp(Ibv.QpType.UD, sendCq, recvCq, SEND_SLOTS, receiveBuffers);
-        QpAttributes init = new QpAttributes().state(QpState.INIT).pkeyIndex(0).port(1).qkey(QKEY);
-        qp.modify(init, init.mask());
-        QpAttributes rtr = new QpAttributes().state(QpState.RTR);
-        qp.modify(rtr, rtr.mask());
-        QpAttributes rts = new QpAttributes().state(QpState.RTS).sqPsn(0);
-        qp.modify(rts, rts.mask());
+        readyToSend(qp, QKEY);
         this.receives = pd.register(arena.allocate((long) receiveBuffers * receiveSlot, 64), Ibv.ACCESS_LOCAL_WRITE);
         this.sends = pd.register(arena.allocate((long) SEND_SLOTS * mtu, 64), 0);
         for (int i = 0; i < receiveBuffers; i++) {
@@ -145,5 +140,15 @@ final class VerbsUdPort implements UdPort {
             // the device closed first (btl/verbs finalized): its resources went with it
         }
         arena.close();
+    }
+
+    /** Brings a new UD queue pair to ready-to-send on port 1 with {@code qkey}: INIT, RTR, RTS, as a UD QP goes. */
+    static void readyToSend(Verbs.QueuePair qp, int qkey) {
+        QpAttributes init = new QpAttributes().state(QpState.INIT).pkeyIndex(0).port(1).qkey(qkey);
+        qp.modify(init, init.mask());
+        QpAttributes rtr = new QpAttributes().state(QpState.RTR);
+        qp.modify(rtr, rtr.mask());
+        QpAttributes rts = new QpAttributes().state(QpState.RTS).sqPsn(0);
+        qp.modify(rts, rts.mask());
     }
 }
