@@ -375,10 +375,7 @@ public class Comm implements Freeable, Cloneable {
     }
 
     public static void freeKeyval(int keyval) throws MPIException {
-        MPIException.mapped(() -> {
-            KEYVALS.free(keyval);
-            return null;
-        });
+        MPIException.mapped(() -> KEYVALS.free(keyval));
     }
 
     public void setAttr(int keyval, Object value) throws MPIException {

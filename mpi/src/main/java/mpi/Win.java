@@ -696,10 +696,7 @@ public final class Win implements Freeable {
     }
 
     public static void freeKeyval(int keyval) throws MPIException {
-        MPIException.mapped(() -> {
-            KEYVALS.free(keyval);
-            return null;
-        });
+        MPIException.mapped(() -> KEYVALS.free(keyval));
     }
 
     public void setAttr(int keyval, Object value) throws MPIException {

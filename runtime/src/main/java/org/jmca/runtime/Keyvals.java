@@ -22,10 +22,12 @@ public final class Keyvals {
         return keyval;
     }
 
-    public void free(int keyval) {
+    /** Frees {@code keyval}, which this kind made and did not free yet (else MPI_ERR_KEYVAL); returns it. */
+    public int free(int keyval) {
         if (!live.remove(keyval)) {
             throw unknown(keyval);
         }
+        return keyval;
     }
 
     public boolean contains(int keyval) {
