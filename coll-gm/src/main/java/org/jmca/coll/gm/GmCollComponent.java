@@ -81,6 +81,10 @@ public final class GmCollComponent implements CollComponent {
         if (size < 2) {
             return CollOffer.declined("serves communicators of 2 ranks or more; this one has " + size);
         }
+        if (communicator.threadJob() != null) {
+            // one NIC is published per JVM; the ranks' ports on it never met (the first barrier waited 60 s)
+            return CollOffer.declined("the ranks are threads of one JVM, and coll/gm opens a GM port per process");
+        }
         GmNic nic = GmNic.published().orElse(null);
         if (nic == null) {
             return CollOffer.declined("btl/gm is not running in this process, and coll/gm opens its GM port on"
