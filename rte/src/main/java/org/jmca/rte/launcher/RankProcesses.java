@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The ranks' JVMs on this host: started with their environment, their output forwarded line by
@@ -21,6 +22,8 @@ import java.util.concurrent.TimeUnit;
 final class RankProcesses {
     private final Map<Integer, Process> processes = new TreeMap<>();
     private final List<Thread> forwarders = new ArrayList<>();
+    /** Lines forwarded so far, which tells a drain whether the forwarders still move. */
+    private final AtomicLong forwarded = new AtomicLong();
     private final RankOutput output;
     private final boolean forwardStdin;
 
@@ -59,6 +62,7 @@ final class RankProcesses {
             try (BufferedReader reader = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8))) {
                 for (String line = reader.readLine(); line != null; line = reader.readLine()) {
                     output.line(rank, stderr, line);
+                    forwarded.incrementAndGet();
                 }
             } catch (IOException e) {
                 // The rank is gone; what it wrote has been forwarded.
@@ -101,14 +105,23 @@ final class RankProcesses {
         }
     }
 
-    /** Waits (briefly) until everything the ranks wrote has been forwarded. */
+    /**
+     * Waits until everything the ranks wrote has been forwarded: as long as lines still go out (a
+     * slow reader of jmpirun's output only slows the forwarders; a bound on the whole wait lost the
+     * tail of a large output), and 2 s after the last one at most (a pipe that a rank's own child
+     * keeps open never ends).
+     */
     void drainOutput() {
         for (Thread forwarder : forwarders) {
-            try {
-                forwarder.join(2000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
+            long seen = -1;
+            while (forwarder.isAlive() && forwarded.get() != seen) {
+                seen = forwarded.get();
+                try {
+                    forwarder.join(2000);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
             }
         }
     }

@@ -132,13 +132,19 @@ final class Jmca {
         }
     }
 
+    /**
+     * Reads {@code stream} to its end on a thread of its own: on the common pool (one thread on
+     * 2 cores) stderr was read only after stdout ended, so a job's large stderr filled the pipe.
+     */
     private static CompletableFuture<String> drain(InputStream stream) {
-        return CompletableFuture.supplyAsync(() -> {
+        CompletableFuture<String> text = new CompletableFuture<>();
+        Thread.ofPlatform().daemon().name("jmca-test-drain").start(() -> {
             try (stream) {
-                return new String(stream.readAllBytes(), StandardCharsets.UTF_8);
+                text.complete(new String(stream.readAllBytes(), StandardCharsets.UTF_8));
             } catch (IOException e) {
-                throw new UncheckedIOException(e);
+                text.completeExceptionally(new UncheckedIOException(e));
             }
         });
+        return text;
     }
 }

@@ -8,7 +8,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -104,13 +106,16 @@ class SharedMemoryTest {
     }
 
     @Test
-    void twoJobsAtOnceEachSeeOnlyTheirOwnSegments() {
+    void twoJobsAtOnceEachSeeOnlyTheirOwnSegments() throws Exception {
         Jmca jmca = new Jmca(home);
-        CompletableFuture<Jmca.Result> first = CompletableFuture.supplyAsync(() -> jmca.mpirun(2, "RandomStress", SM, "3000"));
-        CompletableFuture<Jmca.Result> second = CompletableFuture.supplyAsync(() -> jmca.mpirun(2, "RandomStress", SM, "3000"));
-        for (Jmca.Result result : List.of(first.join(), second.join())) {
-            assertThat(result.status()).as(result.err()).isZero();
-            assertThat(result.outLines()).filteredOn(l -> l.startsWith("PASS random stress")).hasSize(2);
+        // threads of their own: the common pool has one thread on 2 cores, which ran the jobs one after the other
+        try (ExecutorService both = Executors.newVirtualThreadPerTaskExecutor()) {
+            Future<Jmca.Result> first = both.submit(() -> jmca.mpirun(2, "RandomStress", SM, "3000"));
+            Future<Jmca.Result> second = both.submit(() -> jmca.mpirun(2, "RandomStress", SM, "3000"));
+            for (Jmca.Result result : List.of(first.get(), second.get())) {
+                assertThat(result.status()).as(result.err()).isZero();
+                assertThat(result.outLines()).filteredOn(l -> l.startsWith("PASS random stress")).hasSize(2);
+            }
         }
     }
 }
