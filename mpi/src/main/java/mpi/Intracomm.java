@@ -154,8 +154,8 @@ public class Intracomm extends Comm {
             int internalTag = -2 - tag;
             int agreed = rt.agree(value -> {
                 int max = Integer.MIN_VALUE;
-                for (int v : InternalCollectives.allgather(memberComm.core, new int[] {value}, core.context, internalTag,
-                        internalTag)) {
+                for (int v : InternalCollectives.allgather(memberComm.core, new int[] {value}, core.context,
+                        internalTag, internalTag)) {
                     max = Math.max(max, v);
                 }
                 return max;
@@ -320,7 +320,7 @@ public class Intracomm extends Comm {
      */
     public Intercomm spawn(String command, String[] argv, int maxprocs, Info info, int root, int[] errcodes)
             throws MPIException {
-        return spawnMultiple("MPI_Comm_spawn", new String[] {command}, new String[][] {argv}, new int[] {maxprocs},
+        return spawnJob("MPI_Comm_spawn", new String[] {command}, new String[][] {argv}, new int[] {maxprocs},
                 new Info[] {info}, root, errcodes);
     }
 
@@ -331,11 +331,12 @@ public class Intracomm extends Comm {
      */
     public Intercomm spawnMultiple(String[] commands, String[][] argv, int[] maxprocs, Info[] info, int root,
                                    int[] errcodes) throws MPIException {
-        return spawnMultiple("MPI_Comm_spawn_multiple", commands, argv, maxprocs, info, root, errcodes);
+        return spawnJob("MPI_Comm_spawn_multiple", commands, argv, maxprocs, info, root, errcodes);
     }
 
-    private Intercomm spawnMultiple(String operation, String[] commands, String[][] argv, int[] maxprocs, Info[] info,
-                                    int root, int[] errcodes) throws MPIException {
+    /** Starts the programs as one new job; the intercommunicator to it. Collective. */
+    private Intercomm spawnJob(String operation, String[] commands, String[][] argv, int[] maxprocs, Info[] info,
+                               int root, int[] errcodes) throws MPIException {
         return call(operation, rt -> {
             Spawning.Spawned spawned = Spawning.spawn(rt, core, commands, argv, maxprocs, workingDirectory(info),
                     checkedRoot(root));
