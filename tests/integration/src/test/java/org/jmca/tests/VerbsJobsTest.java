@@ -38,7 +38,6 @@ class VerbsJobsTest {
         "4, RingStress,         1, lru,   0,   3000, auto",
         "6, RandomStress,       1, lru-m, 0,   2000, auto",
         "6, Collectives,        2, lru,   0,   '', auto",
-        "6, RandomStress,       2, lru-m, 0,   2000, auto",
         "4, RandomStress,       2, lru,   0.2, 2000, auto",
         "4, Collectives,        2, lru-m, 0.2, '', auto",
         "6, OneAllreduce,       2, lru,   0,   100000, auto",
