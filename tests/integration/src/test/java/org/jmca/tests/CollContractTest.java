@@ -132,7 +132,6 @@ class CollContractTest {
                 new Case("basic", 4, true, mca("coll", "basic,self", "coll_basic_crossover", "2"), table("basic"),
                         algorithm, List.of("logarithmic above coll_basic_crossover")),
                 new Case("tuned", 2, true, mca("coll", "tuned,basic,self"), tuned, algorithm, List.of()),
-                new Case("tuned", 3, true, mca("coll", "tuned,basic,self"), tuned, algorithm, List.of()),
                 new Case("tuned", 4, true, mca("coll", "tuned,basic,self"), tuned, algorithm, List.of()),
                 new Case("sm", 2, true, mca("coll", "sm,tuned,basic,self"), smTable(), flat, smHandsOver),
                 new Case("sm", 3, true, mca("coll", "sm,tuned,basic,self"), smTable(), flat, smHandsOver),
@@ -141,7 +140,6 @@ class CollContractTest {
                 new Case("gm", 2, false, gm, table("gm"), algorithm, List.of()),
                 new Case("gm", 3, false, gm, table("gm"), algorithm, List.of()),
                 new Case("mcast", 2, true, multicast, mcast, ": multicast", mcastHandsOver),
-                new Case("mcast", 3, true, multicast, mcast, ": multicast", mcastHandsOver),
                 new Case("mcast", 4, true, multicast, mcast, ": multicast", mcastHandsOver));
     }
 

@@ -73,7 +73,7 @@ class HostsTest {
         "Semantics,          '',     slot, 1", "Semantics,          '',     node, 1",
         "Collectives,        '',     slot, 6", "Collectives,        '',     node, 6",
         "RandomStress,       2000,   slot, 6", "RandomStress,       2000,   node, 6",
-        "OneAllreduce,       100000, slot, 6", "OneAllreduce,       100000, node, 6",
+        "OneAllreduce,       100000, node, 6",
     })
     void theProgramPassesAcrossThreeHosts(String program, String argument, String mapBy, int passes) {
         Jmca.Result result = run(program, across("--map-by", mapBy), argument.isEmpty() ? new String[0]

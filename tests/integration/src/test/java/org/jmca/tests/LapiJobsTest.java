@@ -53,13 +53,11 @@ class LapiJobsTest {
         "4, Semantics,          '',     interrupt, 1",
         "5, Collectives,        '',     interrupt, 5",
         "4, RandomStress,       2000,   interrupt, 4",
-        "4, OneAllreduce,       100000, interrupt, 4",
         "2, MixedSizesPair,     '',     lockfree,  1",
         "2, Nonblocking,        '',     lockfree,  1",
         "4, Semantics,          '',     lockfree,  1",
         "5, Collectives,        '',     lockfree,  5",
         "4, RandomStress,       2000,   lockfree,  4",
-        "4, OneAllreduce,       100000, lockfree,  4",
     })
     void theProgramPassesOverLapi(int np, String program, String argument, String mode, int passes) {
         passes(np, program, lapi(mode, "auto"), argument, passes);

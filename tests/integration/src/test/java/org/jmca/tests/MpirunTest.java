@@ -40,15 +40,14 @@ class MpirunTest {
     }
 
     /**
-     * The programs with their argument and how many ranks print PASS: those whose traffic depends
-     * on how the job was wired up. Wildcards, UnexpectedAndProbe and BadInput test pml/ob1's
-     * matching and argument checks, the same however the job started; they run under jmpirun.
+     * The programs with their argument and how many ranks print PASS: eager and rendezvous sizes,
+     * collectives and random traffic over the transports the wire-up chose. The programs of
+     * pml/ob1's matching, argument checks and request semantics behave the same however the job
+     * started; they run under jmpirun.
      */
     static Stream<Arguments> programs() {
         return Stream.of(
                 Arguments.of("MixedSizesPair", List.of(), 1),
-                Arguments.of("Nonblocking", List.of(), 1),
-                Arguments.of("Semantics", List.of(), 1),
                 Arguments.of("Collectives", List.of(), RANKS),
                 Arguments.of("RandomStress", List.of("2000"), RANKS),
                 Arguments.of("OneAllreduce", List.of("100000"), RANKS));

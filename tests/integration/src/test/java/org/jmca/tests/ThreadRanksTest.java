@@ -19,7 +19,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * Ranks as threads of one JVM (issue 21): every point-to-point and collective program passes
  * with its ranks as threads of this JVM, the examples pass under {@code jmpirun --ranks-as
- * threads}, a rank that throws or exits ends the job naming it, and 200 jobs leave the JVM as
+ * threads}, a rank that throws or exits ends the job naming it, and 100 jobs leave the JVM as
  * they found it.
  */
 class ThreadRanksTest {
@@ -130,25 +130,25 @@ class ThreadRanksTest {
     }
 
     /**
-     * 200 jobs in one JVM: afterwards no rank thread is left, and the classes each rank loaded
+     * 100 jobs in one JVM: afterwards no rank thread is left, and the classes each rank loaded
      * again (the mpi package, the program) have been unloaded with their class loaders. (How
      * much heap the JVM keeps is the collector's choice, not JMCA's: not asserted.)
      */
     @Test
-    void twoHundredJobsLeaveNoThreadOrClassLoaderBehind() throws Exception {
+    void aHundredJobsLeaveNoThreadOrClassLoaderBehind() throws Exception {
         var classes = ManagementFactory.getClassLoadingMXBean();
         for (int job = 0; job < 20; job++) {
             run(threads(2).main(PROGRAMS + "LaunchProbe"));
         }
         long loadedAfter20 = settledLoadedClasses();
-        for (int job = 20; job < 200; job++) {
+        for (int job = 20; job < 100; job++) {
             MpiJob.Result result = run(threads(2).main(PROGRAMS + "LaunchProbe"));
             assertThat(result.stdout(1)).containsExactly("hello from rank 1 of 2");
         }
-        long loadedAfter200 = settledLoadedClasses();
+        long loadedAfter100 = settledLoadedClasses();
         assertThat(rankThreads()).isEmpty();
-        // Each job loads some hundred classes per rank again: kept, 180 jobs would add tens of thousands.
-        assertThat(loadedAfter200).as("classes loaded after 200 jobs (after 20: %d; unloaded: %d)", loadedAfter20,
+        // Each job loads some hundred classes per rank again: kept, 80 jobs would add tens of thousands.
+        assertThat(loadedAfter100).as("classes loaded after 100 jobs (after 20: %d; unloaded: %d)", loadedAfter20,
                 classes.getUnloadedClassCount()).isLessThan(loadedAfter20 + 500);
     }
 

@@ -31,7 +31,6 @@ class VerbsJobsTest {
         "3, BadInput,           0, lru,   0,   '', auto",
         "5, Collectives,        0, lru,   0,   '', auto",
         "4, RandomStress,       0, lru,   0,   3000, auto",
-        "2, MixedSizesPair,     1, lru,   0,   '', auto",
         "4, Wildcards,          1, lru-m, 0,   '', auto",
         "4, Semantics,          1, lru,   0,   '', auto",
         "4, Collectives,        1, lru-m, 0,   '', auto",
