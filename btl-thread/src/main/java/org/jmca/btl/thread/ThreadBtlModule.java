@@ -13,6 +13,7 @@ import org.jmca.mca.btl.BtlModule;
 import org.jmca.mca.btl.BtlProperties;
 import org.jmca.mca.btl.BtlReceiver;
 import org.jmca.mca.btl.Peer;
+import org.jmca.mca.btl.PeerFailureException;
 
 /**
  * btl/thread's module for one rank: a ring from every other thread rank to this one, polled by
@@ -35,6 +36,9 @@ final class ThreadBtlModule implements BtlModule {
 
     private record Endpoint(int rank, ThreadBtlModule module, SharedRing outgoing) implements BtlEndpoint {
     }
+
+    /** Set by finalize: a full ring to this rank will never drain. */
+    private volatile boolean finalized;
 
     ThreadBtlModule(int rank, ThreadFabric fabric, BtlProperties properties) {
         this.rank = rank;
@@ -86,12 +90,24 @@ final class ThreadBtlModule implements BtlModule {
 
     @Override
     public boolean send(BtlEndpoint to, byte tag, MemorySegment header, MemorySegment payload) {
-        return ((Endpoint) to).outgoing.offer(tag, header, payload);
+        Endpoint endpoint = (Endpoint) to;
+        return endpoint.outgoing.offer(tag, header, payload) || refused(endpoint);
     }
 
     @Override
     public boolean send(BtlEndpoint to, byte tag, long header0, long header1, MemorySegment payload) {
-        return ((Endpoint) to).outgoing.offer(tag, header0, header1, payload);
+        Endpoint endpoint = (Endpoint) to;
+        return endpoint.outgoing.offer(tag, header0, header1, payload) || refused(endpoint);
+    }
+
+    /** A full ring: wait for the peer to drain it, unless it finalized and never will. */
+    private boolean refused(Endpoint to) {
+        ThreadBtlModule peer = fabric.module(to.rank());
+        if (peer != null && peer.finalized) {
+            throw new PeerFailureException(to.rank(), "btl/thread: rank " + rank + " cannot send to rank " + to.rank()
+                    + ": it has finalized, and its ring from this rank is full");
+        }
+        return false;
     }
 
     @Override
@@ -144,6 +160,7 @@ final class ThreadBtlModule implements BtlModule {
 
     @Override
     public void finalizeModule() {
+        finalized = true;
         incoming.clear();
         Arrays.fill(exposed, null);
     }

@@ -9,7 +9,6 @@ import java.util.stream.IntStream;
 import org.jmca.mca.btl.BtlModule;
 import org.jmca.mca.btl.Peer;
 import org.jmca.mca.contract.BtlContractTest;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 class ThreadBtlContractTest extends BtlContractTest {
@@ -17,16 +16,6 @@ class ThreadBtlContractTest extends BtlContractTest {
     @Override
     protected List<BtlModule> createConnected(int size) {
         return connected(size);
-    }
-
-    /** Known failure, reported to btl/thread's owner; re-enable by deleting this override. */
-    @Test
-    @Disabled("btl/thread bug: a finalized peer is never reported: sends to it fill its ring (511 accepted) and are"
-            + " then refused for ever (3,000,000 progress turns, no error), though the fabric holds every rank's"
-            + " module and could tell")
-    @Override
-    protected void sendingToAPeerThatDiedFailsWithAnErrorNamingItWithinBoundedProgress() {
-        super.sendingToAPeerThatDiedFailsWithAnErrorNamingItWithinBoundedProgress();
     }
 
     private static List<BtlModule> connected(int size) {
