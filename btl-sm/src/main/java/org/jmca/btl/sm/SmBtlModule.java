@@ -20,6 +20,7 @@ import org.jmca.mca.btl.BtlModule;
 import org.jmca.mca.btl.BtlProperties;
 import org.jmca.mca.btl.BtlReceiver;
 import org.jmca.mca.btl.Peer;
+import org.jmca.mca.btl.PeerFailureException;
 
 /**
  * btl/sm's module: its own segment, where every local peer has a ring to write to this
@@ -113,8 +114,7 @@ final class SmBtlModule implements BtlModule {
             if (theirs.mapped()) {
                 removeFile(theirs.path);
             }
-            SmEndpoint endpoint = new SmEndpoint(peer.rank(), this, theirs.ring(rank), theirs.peersDoorbell(),
-                    theirs.ownerPid);
+            SmEndpoint endpoint = new SmEndpoint(peer.rank(), this, theirs, rank);
             endpoints.add(endpoint);
             rings.add(own.ring(peer.rank()));
             ringHandlers.add((tag, data, offset, length) -> receiver.onFragment(endpoint, tag, data, offset, length));
@@ -134,13 +134,36 @@ final class SmBtlModule implements BtlModule {
     @Override
     public boolean send(BtlEndpoint to, byte tag, MemorySegment header, MemorySegment payload) {
         checkOpen();
-        return ((SmEndpoint) to).outgoing.offer(tag, header, payload);
+        SmEndpoint endpoint = (SmEndpoint) to;
+        return endpoint.outgoing.offer(tag, header, payload) ? sent(endpoint) : refused(endpoint);
     }
 
     @Override
     public boolean send(BtlEndpoint to, byte tag, long header0, long header1, MemorySegment payload) {
         checkOpen();
-        return ((SmEndpoint) to).outgoing.offer(tag, header0, header1, payload);
+        SmEndpoint endpoint = (SmEndpoint) to;
+        return endpoint.outgoing.offer(tag, header0, header1, payload) ? sent(endpoint) : refused(endpoint);
+    }
+
+    private static boolean sent(SmEndpoint to) {
+        to.refusals = 0;
+        return true;
+    }
+
+    /**
+     * A full ring: wait for the peer to drain it, unless it finalized (its segment says so) or its
+     * process is gone (asked of the kernel once in 4096 refusals: a slow peer is the common case).
+     */
+    private boolean refused(SmEndpoint to) {
+        if (!to.segment.isOpen()) {
+            throw new PeerFailureException(to.rank(), "btl/sm: rank " + rank + " cannot send to rank " + to.rank()
+                    + ": it has finalized, and its ring from this rank is full");
+        }
+        if ((++to.refusals & 4095) == 0 && !ProcessHandle.of(to.pid).map(ProcessHandle::isAlive).orElse(false)) {
+            throw new PeerFailureException(to.rank(), "btl/sm: rank " + rank + " cannot send to rank " + to.rank()
+                    + ": its process (pid " + to.pid + ") is gone");
+        }
+        return false;
     }
 
     /** The rings address memory directly: after finalize (the segments unmapped) a send must fail here. */
@@ -197,6 +220,7 @@ final class SmBtlModule implements BtlModule {
             return;
         }
         finalized = true;
+        own.close();
         incoming.clear();
         removeFile(own.path);
         try {

@@ -5,20 +5,27 @@ import org.jmca.btl.base.SharedRing;
 import org.jmca.mca.btl.BtlEndpoint;
 import org.jmca.mca.btl.BtlModule;
 
-/** The way to one peer on this host: the ring this process writes in the peer's segment, its doorbell and its pid. */
+/**
+ * The way to one peer on this host: the peer's segment, the ring this process writes in it, its
+ * doorbell and its pid.
+ */
 final class SmEndpoint implements BtlEndpoint {
     private final int rank;
     private final SmBtlModule module;
+    final SmSegment segment;
     final SharedRing outgoing;
     final FutexDoorbell doorbell;
     final long pid;
+    /** Sends refused in a row (its ring full); every so often they ask whether the peer still lives. */
+    int refusals;
 
-    SmEndpoint(int rank, SmBtlModule module, SharedRing outgoing, FutexDoorbell doorbell, long pid) {
+    SmEndpoint(int rank, SmBtlModule module, SmSegment segment, int senderRank) {
         this.rank = rank;
         this.module = module;
-        this.outgoing = outgoing;
-        this.doorbell = doorbell;
-        this.pid = pid;
+        this.segment = segment;
+        this.outgoing = segment.ring(senderRank);
+        this.doorbell = segment.peersDoorbell();
+        this.pid = segment.ownerPid;
     }
 
     @Override

@@ -47,7 +47,10 @@ final class SmSegment {
     /** Creates and maps a new segment file; fails if the file exists already. */
     static SmSegment create(Path path, int ranks, int ringCapacity, Arena arena) {
         return new SmSegment(RingFile.create(path, KIND, ranks, ringCapacity,
-                fresh -> fresh.memory().set(ValueLayout.JAVA_INT, VERSION_AT, VERSION), arena));
+                fresh -> {
+                    fresh.memory().set(ValueLayout.JAVA_INT, VERSION_AT, VERSION);
+                    fresh.setOpen(true);
+                }, arena));
     }
 
     /** Maps a peer's segment and checks its header. */
@@ -74,6 +77,16 @@ final class SmSegment {
     /** The owner expects {@code peers} to map the segment; true if all have done so already. */
     boolean expect(int peers) {
         return file.expectPeers(peers);
+    }
+
+    /** Whether the owner still takes messages: false once it finalized. */
+    boolean isOpen() {
+        return file.isOpen();
+    }
+
+    /** Said by the owner when it finalizes, so that a peer whose ring stays full learns it never will drain. */
+    void close() {
+        file.setOpen(false);
     }
 
     /** The owner's doorbell, which it waits on. */

@@ -17,7 +17,6 @@ import org.jmca.mca.btl.BtlModule;
 import org.jmca.mca.btl.BtlProperties;
 import org.jmca.mca.btl.Peer;
 import org.jmca.mca.contract.BtlContractTest;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -43,16 +42,6 @@ class SmBtlContractTest extends BtlContractTest {
             modules.add(module(r, size, "job"));
         }
         return modules;
-    }
-
-    /** Known failure, reported to btl/sm's owner; re-enable by deleting this override. */
-    @Test
-    @Disabled("btl/sm bug: a dead (finalized) peer is never reported: sends to it fill its ring (511 accepted) and"
-            + " are then refused for ever (3,000,000 progress turns, no error); nothing in the segment says its owner"
-            + " finalized, and the owner's pid, which the endpoint keeps, is never checked")
-    @Override
-    protected void sendingToAPeerThatDiedFailsWithAnErrorNamingItWithinBoundedProgress() {
-        super.sendingToAPeerThatDiedFailsWithAnErrorNamingItWithinBoundedProgress();
     }
 
     @Test
