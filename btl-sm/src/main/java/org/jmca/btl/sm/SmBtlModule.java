@@ -135,19 +135,14 @@ final class SmBtlModule implements BtlModule {
     public boolean send(BtlEndpoint to, byte tag, MemorySegment header, MemorySegment payload) {
         checkOpen();
         SmEndpoint endpoint = (SmEndpoint) to;
-        return endpoint.outgoing.offer(tag, header, payload) ? sent(endpoint) : refused(endpoint);
+        return endpoint.outgoing.offer(tag, header, payload) || refused(endpoint);
     }
 
     @Override
     public boolean send(BtlEndpoint to, byte tag, long header0, long header1, MemorySegment payload) {
         checkOpen();
         SmEndpoint endpoint = (SmEndpoint) to;
-        return endpoint.outgoing.offer(tag, header0, header1, payload) ? sent(endpoint) : refused(endpoint);
-    }
-
-    private static boolean sent(SmEndpoint to) {
-        to.refusals = 0;
-        return true;
+        return endpoint.outgoing.offer(tag, header0, header1, payload) || refused(endpoint);
     }
 
     /**

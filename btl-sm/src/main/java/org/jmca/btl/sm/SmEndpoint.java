@@ -16,7 +16,7 @@ final class SmEndpoint implements BtlEndpoint {
     final SharedRing outgoing;
     final FutexDoorbell doorbell;
     final long pid;
-    /** Sends refused in a row (its ring full); every so often they ask whether the peer still lives. */
+    /** Sends refused so far (its ring full); every 4096th asks whether the peer still lives (no cost on a send that goes). */
     int refusals;
 
     SmEndpoint(int rank, SmBtlModule module, SmSegment segment, int senderRank) {
