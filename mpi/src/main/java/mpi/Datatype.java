@@ -255,12 +255,20 @@ public final class Datatype implements Freeable, Cloneable {
 
     /** {@code count} elements of {@code type} in {@code buf} (an array or a buffer), as the runtime moves them. */
     static UserBuffer buffer(Object buf, int count, Datatype type, boolean forReceive) throws MPIException {
-        return MPIException.mapped(() -> UserBuffer.of(buf, count, use(type), forReceive));
+        try { // not MPIException.mapped: a capturing lambda per call, and one-sided operations call this each time
+            return UserBuffer.of(buf, count, use(type), forReceive);
+        } catch (MpiError e) {
+            throw new MPIException(e.errorClass(), e.getMessage());
+        }
     }
 
     /** The bytes of {@code count} elements of {@code type} in {@code buf}, without a copy where they are contiguous. */
     static MemorySegment segment(Object buf, int count, Datatype type, boolean forReceive) throws MPIException {
-        return MPIException.mapped(() -> UserBuffer.segment(buf, count, use(type), forReceive));
+        try {
+            return UserBuffer.segment(buf, count, use(type), forReceive);
+        } catch (MpiError e) {
+            throw new MPIException(e.errorClass(), e.getMessage());
+        }
     }
 
     /** The type as a buffer's layout: committed and not freed, or MPI_ERR_TYPE. */
