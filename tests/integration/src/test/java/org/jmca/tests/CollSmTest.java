@@ -58,14 +58,6 @@ class CollSmTest {
         assertThat(result.err()).contains("coll_sm_slot_size=1000 (command line", "multiple of 128");
     }
 
-    private static List<String> maps(long pid) {
-        try {
-            return Files.readAllLines(Path.of("/proc/" + pid + "/maps"));
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
-    }
-
     private static Set<Path> jobDirectories() throws IOException {
         try (Stream<Path> entries = Files.list(SHM)) {
             return entries.filter(p -> p.getFileName().toString().startsWith("jmca-")).collect(Collectors.toSet());
@@ -82,8 +74,8 @@ class CollSmTest {
             long victim = Long.parseLong(pids.stream().filter(l -> l.startsWith("rank 1 ")).findFirst().orElseThrow()
                     .split(" ")[3]);
             // rank 1 maps MPI_COMM_WORLD's segment, whose file goes once every rank has it mapped
-            LiveJob.until(() -> maps(victim).stream().anyMatch(l -> l.contains(".collsm.") && l.endsWith("(deleted)")),
-                    () -> "rank 1 never had MPI_COMM_WORLD's segment mapped and its file removed: " + maps(victim));
+            LiveJob.until(() -> LiveJob.maps(victim).stream().anyMatch(l -> l.contains(".collsm.") && l.endsWith("(deleted)")),
+                    () -> "rank 1 never had MPI_COMM_WORLD's segment mapped and its file removed: " + LiveJob.maps(victim));
             Set<Path> during = jobDirectories();
             during.removeAll(before);
             assertThat(during).as("the job's session directory").hasSize(1);

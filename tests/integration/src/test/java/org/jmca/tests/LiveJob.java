@@ -4,7 +4,10 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -56,6 +59,15 @@ final class LiveJob implements AutoCloseable {
                 Thread.currentThread().interrupt();
                 throw new AssertionError(e);
             }
+        }
+    }
+
+    /** The memory mappings of process {@code pid} ({@code /proc/PID/maps}), as lines. */
+    static List<String> maps(long pid) {
+        try {
+            return Files.readAllLines(Path.of("/proc/" + pid + "/maps"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 

@@ -62,13 +62,8 @@ class SharedMemoryTest {
 
     /** The job's segments {@code pid} has mapped whose files are removed. */
     private static long smMappings(long pid) {
-        try {
-            return Files.readAllLines(Path.of("/proc/" + pid + "/maps")).stream()
-                    .filter(l -> l.matches(".*/jmca-[^/]*\\.sm\\.[012] \\(deleted\\)"))
-                    .map(l -> l.substring(l.indexOf('/'))).distinct().count();
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
+        return LiveJob.maps(pid).stream().filter(l -> l.matches(".*/jmca-[^/]*\\.sm\\.[012] \\(deleted\\)"))
+                .map(l -> l.substring(l.indexOf('/'))).distinct().count();
     }
 
     private static Set<Path> jobDirectories() throws IOException {
