@@ -20,11 +20,26 @@ import java.lang.foreign.MemorySegment;
  *   <tr><td>reduce_scatter</td><td>send, recv, counts, op</td></tr>
  * </table>
  *
+ * <p>On an intercommunicator ({@link CollCommunicator#isInter()}) data goes between the groups,
+ * as MPI 3.1 section 5.2.2 defines it, and blocks are per rank of the other group: gather's
+ * {@code recv}, scatter's {@code send}, the all-to-all functions' blocks and the vectors' counts
+ * have {@link CollCommunicator#remoteSize()} of them. In a rooted function the root's {@code root}
+ * is {@link #ROOT}, the rest of its group's {@link #PROC_NULL} (they take no part), and the other
+ * group's the root's rank in its group. A null {@code send} or {@code recv} is then the side a
+ * rank does not have (the root sends in bcast, receives in gather), never in place.
+ * reduce_scatter's counts are this group's: the other group's vectors, of their sum, are reduced
+ * and scattered here.
+ *
  * @param tag the tag every message of this call uses; unique among the calls in flight on the
  *            communicator, so concurrent non-blocking collectives never mix
  */
 public record CollCall(MemorySegment send, MemorySegment recv, int count, int[] sendCounts, int[] sendDispls,
                        int[] counts, int[] displs, int elementSize, int root, Reduction op, int tag) {
+
+    /** On an intercommunicator, the {@code root} of the rooted function's root (MPI_ROOT). */
+    public static final int ROOT = -4;
+    /** On an intercommunicator, the {@code root} of the root's group's other ranks (MPI_PROC_NULL). */
+    public static final int PROC_NULL = -2;
 
     /** A call of a function without vectors. */
     public static CollCall of(MemorySegment send, MemorySegment recv, int count, int elementSize, int root,

@@ -12,12 +12,26 @@ import org.jmca.mca.progress.ProgressEngine;
  *
  * <p>Ranks are ranks in this communicator. Messages between two ranks with the same tag arrive in
  * the order they were sent, and receives match in the order they were posted.
+ *
+ * <p>On an intercommunicator ({@link #isInter()}), {@link #rank()} and {@link #size()} describe
+ * this process's group, and {@link #isend} and {@link #irecv} name the ranks of the other group
+ * ({@link #remoteSize()} of them), as MPI's point-to-point calls do.
  */
 public interface CollCommunicator {
 
     int rank();
 
     int size();
+
+    /** Whether this is an intercommunicator between two groups. */
+    default boolean isInter() {
+        return false;
+    }
+
+    /** How many ranks {@link #isend} and {@link #irecv} name: the other group's on an intercommunicator, else {@link #size()}. */
+    default int remoteSize() {
+        return size();
+    }
 
     /** The communicator's name, for reports: {@code MPI.COMM_WORLD}. */
     String name();

@@ -17,6 +17,14 @@ public interface CollComponent extends Component {
         return Framework.COLL;
     }
 
+    /**
+     * Whether the component serves intercommunicators. Those that do not (the default) are not
+     * queried for one: their algorithms work within one group.
+     */
+    default boolean servesIntercommunicators() {
+        return false;
+    }
+
     /** Offers a module for {@code communicator}, or says why it does not serve it. */
     CollOffer query(CollCommunicator communicator);
 

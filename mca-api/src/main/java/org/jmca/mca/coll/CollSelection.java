@@ -13,6 +13,10 @@ import org.jmca.mca.McaException;
  * modules it accepts are enabled from the lowest priority to the highest, each taking over the
  * functions it provides and receiving the table below it as its fallback.
  *
+ * <p>An intercommunicator is offered only to the components that {@linkplain
+ * CollComponent#servesIntercommunicators() serve} one, and needs providers only of the
+ * functions MPI defines on one ({@link CollFunction#betweenGroups()}).
+ *
  * <p>A preference ("a,b,^c", the {@value #PREFERENCE_KEY} hint of the communicator) puts the
  * named components above all others, in the order given, and leaves out those marked with '^'.
  */
@@ -61,6 +65,10 @@ public final class CollSelection {
         CollTable table = new CollTable();
         for (Candidate candidate : ordered) {
             String name = candidate.component().name();
+            if (communicator.isInter() && !candidate.component().servesIntercommunicators()) {
+                report.add("coll/" + name + ": declined: intracommunicators only");
+                continue;
+            }
             CollOffer offer = candidate.component().query(communicator);
             if (!offer.accepted()) {
                 report.add("coll/" + name + ": declined: " + offer.reason());
@@ -75,12 +83,14 @@ public final class CollSelection {
                     + module.provides().stream().map(CollFunction::id).sorted().collect(Collectors.joining(",")));
         }
         Set<CollFunction> missing = EnumSet.allOf(CollFunction.class);
-        missing.removeIf(f -> table.provider(f).isPresent());
+        missing.removeIf(f -> table.provider(f).isPresent() || communicator.isInter() && !f.betweenGroups());
         if (!missing.isEmpty()) {
             throw new McaException(communicator.name() + " has no coll component for "
                     + missing.stream().map(CollFunction::id).collect(Collectors.joining(", "))
                     + "; the coll components asked said: " + String.join("; ", report)
-                    + (report.isEmpty() ? "none is selected (check the coll parameter)" : ""));
+                    + (report.isEmpty() ? "none is selected (check the coll parameter)" : "")
+                    + (communicator.isInter() ? " (an intercommunicator needs a component that serves one, as"
+                    + " coll/inter does: is it in the coll parameter?)" : ""));
         }
         return new Result(table, report);
     }
