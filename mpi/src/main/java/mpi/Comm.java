@@ -87,27 +87,26 @@ public class Comm implements Freeable, Cloneable {
     final void bind(JobRuntime runtime, int context, int[] jobRanks, Map<String, String> hints) throws MPIException {
         this.infoHints = Map.copyOf(hints);
         bindRanks(runtime, context, jobRanks, jobRanks);
+    }
+
+    /**
+     * Makes this an intercommunicator between the local group (this process's) and the remote
+     * one, which point-to-point calls name and collectives go to (coll/inter's).
+     */
+    final void bindInter(JobRuntime runtime, int context, int[] local, int[] remote) throws MPIException {
+        bindRanks(runtime, context, local, remote);
+    }
+
+    private void bindRanks(JobRuntime runtime, int context, int[] local, int[] remote) throws MPIException {
+        this.core = new Communicator(runtime, name, context, local, remote, infoHints);
         try {
             List<String> selected = core.selectCollectives();
-            if (runtime.collVerbosity >= 1 && core.rank == 0 && (jobRanks.length > 1 || runtime.job.rank() == 0)) {
+            if (runtime.collVerbosity >= 1 && core.rank == 0 && (local.length > 1 || runtime.job.rank() == 0)) {
                 selected.forEach(line -> core.port.log("coll: " + line));
             }
         } catch (McaException e) {
             throw new MPIException(MPI.ERR_OTHER, e.getMessage());
         }
-    }
-
-    /**
-     * Makes this an intercommunicator between the local group (this process's) and the remote
-     * one, which point-to-point calls name. Its collectives are Intercomm's own, not the coll
-     * framework's (whose components work within one group).
-     */
-    final void bindInter(JobRuntime runtime, int context, int[] local, int[] remote) {
-        bindRanks(runtime, context, local, remote);
-    }
-
-    private void bindRanks(JobRuntime runtime, int context, int[] local, int[] remote) {
-        this.core = new Communicator(runtime, name, context, local, remote, infoHints);
     }
 
     /** The runtime's side of the communicator, once checked usable (see {@link #runtime()}). */
@@ -441,9 +440,7 @@ public class Comm implements Freeable, Cloneable {
             }
             freed = true;
             attributes.clear();
-            if (core.coll() != null) { // an intercommunicator has no coll modules
-                core.coll().modules().forEach(CollModule::free);
-            }
+            core.coll().modules().forEach(CollModule::free);
             return null;
         });
     }
@@ -821,11 +818,7 @@ public class Comm implements Freeable, Cloneable {
     // Each builds its call with the runtime's Collectives and runs it on the module that serves
     // the function on this communicator. A null send buffer is MPI_IN_PLACE.
 
-    /**
-     * The runtime's helper of one collective call; on an intercommunicator, whose collectives
-     * Intercomm implements, what reaches here is a form MPI defines only within one group (in
-     * place, scans), an MPI_ERR_COMM.
-     */
+    /** The runtime's helper of one collective call. */
     final Collectives collectives(String operation) throws MPIException {
         return new Collectives(core(), operation);
     }

@@ -5,7 +5,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import org.jmca.mca.coll.CollFunction;
+import org.jmca.runtime.Communicator;
 import org.jmca.runtime.DynamicProcesses;
 import org.jmca.runtime.InternalCollectives;
 import org.jmca.runtime.Spawning;
@@ -149,12 +151,12 @@ public class Intracomm extends Comm {
             }
             // the members agree on a context among themselves, on this communicator's point-to-point
             // context under a negative tag of their own (no receive of the program's can match it)
-            Intracomm memberComm = new Intracomm(this + " group(" + tag + ") members");
-            memberComm.bindInter(rt, core.context, members, members);
+            Communicator memberComm = new Communicator(rt, this + " group(" + tag + ") members", core.context,
+                    members, members, Map.of());
             int internalTag = -2 - tag;
             int agreed = rt.agree(value -> {
                 int max = Integer.MIN_VALUE;
-                for (int v : InternalCollectives.allgather(memberComm.core, new int[] {value}, core.context,
+                for (int v : InternalCollectives.allgather(memberComm, new int[] {value}, core.context,
                         internalTag, internalTag)) {
                     max = Math.max(max, v);
                 }

@@ -12,7 +12,7 @@ import org.jmca.mca.progress.ProgressEngine;
 /**
  * A communicator as the coll modules see it: its ranks, and messages on its collective context
  * (context + 1) with negative tags, one tag per call so non-blocking collectives in flight
- * never mix.
+ * never mix. On an intercommunicator, messages go to and come from the other group.
  */
 public final class CollPort implements CollCommunicator {
     private static final int FIRST_TAG = -1000;
@@ -80,6 +80,16 @@ public final class CollPort implements CollCommunicator {
     }
 
     @Override
+    public boolean isInter() {
+        return comm.inter();
+    }
+
+    @Override
+    public int remoteSize() {
+        return comm.peers.length;
+    }
+
+    @Override
     public String name() {
         return comm.toString();
     }
@@ -111,12 +121,12 @@ public final class CollPort implements CollCommunicator {
 
     @Override
     public PmlRequest isend(MemorySegment data, int dest, int tag) {
-        return runtime.pml.isend(data, comm.jobRanks[dest], tag, comm.context + 1, SendMode.STANDARD);
+        return runtime.pml.isend(data, comm.peers[dest], tag, comm.context + 1, SendMode.STANDARD);
     }
 
     @Override
     public PmlRequest irecv(MemorySegment buffer, int source, int tag) {
-        return runtime.pml.irecv(buffer, comm.jobRanks[source], tag, comm.context + 1);
+        return runtime.pml.irecv(buffer, comm.peers[source], tag, comm.context + 1);
     }
 
     @Override

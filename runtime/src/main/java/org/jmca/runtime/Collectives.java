@@ -18,28 +18,31 @@ import org.jmca.mca.progress.ProgressEngine;
  *
  * <p>Counts are kept in elements of the call's datatype when the send and receive types are the
  * same, and in bytes when they differ (their type signatures must still match).
+ *
+ * <p>On an intercommunicator the calls are MPI's between two groups ({@link CollCall} says how they
+ * are laid out): per-rank blocks are per rank of the other group, the root is MPI.ROOT, MPI.PROC_NULL
+ * or a rank of the other group, and the in-place forms are errors of class MPI_ERR_COMM.
  */
 public final class Collectives {
     private final Communicator comm;
     private final JobRuntime runtime;
+    private final String operation;
+    /** Whether the call goes between the two groups of an intercommunicator. */
+    private final boolean inter;
+    /** Blocks per rank-indexed buffer: one per rank, of the other group on an intercommunicator. */
+    private final int blocks;
     /** Work after the receive (unpacking booleans); made only when a call has some. */
     private List<Runnable> afterReceive;
     /** The element size the call counts in: the datatype's size, or 1 when types differ. */
     private int unit = 1;
 
-    /**
-     * The helper of one call on {@code comm}.
-     *
-     * @throws MpiError of class COMM on an intercommunicator, whose collectives the mpi package
-     *                  implements: what reaches here is a form MPI defines only within one group
-     */
+    /** The helper of one call, {@code operation} (MPI_Bcast), on {@code comm}. */
     public Collectives(Communicator comm, String operation) {
-        if (comm.coll() == null) {
-            throw new MpiError(ErrorClass.COMM, operation + " in this form is not defined on an intercommunicator"
-                    + " (in-place forms and scans work within one group)");
-        }
         this.comm = comm;
         this.runtime = comm.runtime;
+        this.operation = operation;
+        this.inter = comm.inter();
+        this.blocks = comm.peers.length;
     }
 
     // ---- running -----------------------------------------------------------------------------
@@ -116,12 +119,16 @@ public final class Collectives {
     public CollCall bcast(Object buf, int count, Type type, int root) {
         types(type);
         root(root);
+        if (takesNoPart(root)) {
+            return none(root);
+        }
         MemorySegment data = isRoot(root) ? send(buf, count, type) : recv(buf, count, type);
         return call(null, data, count, unit, root, null);
     }
 
     /** Gather in place: the root's block is in {@code buf}; the others send from it. */
     public CollCall inPlaceGather(Object buf, int count, Type type, int root) {
+        withinOneGroup();
         return isRoot(root) ? gather(null, count, type, buf, count, type, root)
                 : gather(buf, count, type, null, count, type, root);
     }
@@ -130,14 +137,18 @@ public final class Collectives {
                            int root) {
         distinct(sendbuf, recvbuf);
         root(root);
-        boolean inPlace = sendbuf == null && isRoot(root);
-        types(inPlace ? recvtype : sendtype, isRoot(root) ? recvtype : null);
-        int block = inPlace ? units(recvcount, recvtype) : units(sendcount, sendtype);
-        MemorySegment send = inPlace ? null : send(sendbuf, sendcount, sendtype);
+        if (takesNoPart(root)) {
+            return none(root);
+        }
+        boolean isRoot = isRoot(root);
+        boolean sends = inter ? !isRoot : !(isRoot && sendbuf == null);
+        types(sends ? sendtype : recvtype, isRoot ? recvtype : null);
+        int block = sends ? units(sendcount, sendtype) : units(recvcount, recvtype);
+        MemorySegment send = sends ? send(sendbuf, sendcount, sendtype) : null;
         MemorySegment recv = null;
-        if (isRoot(root)) {
+        if (isRoot) {
             checkSignature(block, recvcount, recvtype, "receive");
-            recv = recv(recvbuf, (long) recvcount * comm.size(), recvtype);
+            recv = recv(recvbuf, (long) recvcount * blocks, recvtype);
         }
         return call(send, recv, block, unit, root, null);
     }
@@ -146,20 +157,23 @@ public final class Collectives {
                             int[] displs, Type recvtype, int root) {
         distinct(sendbuf, recvbuf);
         root(root);
+        if (takesNoPart(root)) {
+            return none(root);
+        }
         boolean isRoot = isRoot(root);
-        boolean inPlace = isRoot && sendbuf == null;
-        types(inPlace ? null : sendtype, isRoot ? recvtype : null);
+        boolean sends = inter ? !isRoot : !(isRoot && sendbuf == null);
+        types(sends ? sendtype : null, isRoot ? recvtype : null);
         int[] counts = null;
         int[] ds = null;
         MemorySegment recv = null;
         if (isRoot) {
-            counts = units(recvcount, recvtype, "receive counts");
-            ds = units(displs, recvtype, "displacements");
+            counts = units(recvcount, recvtype, "receive counts", blocks);
+            ds = units(displs, recvtype, "displacements", blocks);
             recv = recv(recvbuf, span(recvcount, displs), recvtype);
         }
-        int own = inPlace ? counts[comm.rank] : units(sendcount, sendtype);
-        MemorySegment send = inPlace ? null : send(sendbuf, sendcount, sendtype);
-        if (isRoot && !inPlace && own != counts[comm.rank]) {
+        int own = sends ? units(sendcount, sendtype) : inter ? 0 : counts[comm.rank];
+        MemorySegment send = sends ? send(sendbuf, sendcount, sendtype) : null;
+        if (isRoot && sends && own != counts[comm.rank]) {
             checkSignature(counts[comm.rank], sendcount, sendtype, "send");
         }
         return new CollCall(send, recv, own, null, null, counts, ds, unit, root, null, comm.port.nextTag());
@@ -167,6 +181,7 @@ public final class Collectives {
 
     /** Scatter in place: the root keeps its block in {@code buf}; the others receive into it. */
     public CollCall inPlaceScatter(Object buf, int count, Type type, int root) {
+        withinOneGroup();
         return isRoot(root) ? scatter(buf, count, type, null, count, type, root)
                 : scatter(null, count, type, buf, count, type, root);
     }
@@ -175,16 +190,19 @@ public final class Collectives {
                             int root) {
         distinct(sendbuf, recvbuf);
         root(root);
+        if (takesNoPart(root)) {
+            return none(root);
+        }
         boolean isRoot = isRoot(root);
-        boolean inPlace = isRoot && recvbuf == null;
-        types(isRoot ? sendtype : null, inPlace ? null : recvtype);
-        int block = inPlace ? units(sendcount, sendtype) : units(recvcount, recvtype);
+        boolean receives = inter ? !isRoot : !(isRoot && recvbuf == null);
+        types(isRoot ? sendtype : null, receives ? recvtype : null);
+        int block = receives ? units(recvcount, recvtype) : units(sendcount, sendtype);
         MemorySegment send = null;
         if (isRoot) {
             checkSignature(block, sendcount, sendtype, "send");
-            send = send(sendbuf, (long) sendcount * comm.size(), sendtype);
+            send = send(sendbuf, (long) sendcount * blocks, sendtype);
         }
-        MemorySegment recv = inPlace ? null : recv(recvbuf, recvcount, recvtype);
+        MemorySegment recv = receives ? recv(recvbuf, recvcount, recvtype) : null;
         return call(send, recv, block, unit, root, null);
     }
 
@@ -192,36 +210,42 @@ public final class Collectives {
                              int recvcount, Type recvtype, int root) {
         distinct(sendbuf, recvbuf);
         root(root);
+        if (takesNoPart(root)) {
+            return none(root);
+        }
         boolean isRoot = isRoot(root);
-        boolean inPlace = isRoot && recvbuf == null;
-        types(isRoot ? sendtype : null, inPlace ? null : recvtype);
+        boolean receives = inter ? !isRoot : !(isRoot && recvbuf == null);
+        types(isRoot ? sendtype : null, receives ? recvtype : null);
         int[] counts = null;
         int[] ds = null;
         MemorySegment send = null;
         if (isRoot) {
-            counts = units(sendcount, sendtype, "send counts");
-            ds = units(displs, sendtype, "displacements");
+            counts = units(sendcount, sendtype, "send counts", blocks);
+            ds = units(displs, sendtype, "displacements", blocks);
             send = send(sendbuf, span(sendcount, displs), sendtype);
         }
-        int own = inPlace ? counts[comm.rank] : units(recvcount, recvtype);
-        if (isRoot && !inPlace && own != counts[comm.rank]) {
+        int own = receives ? units(recvcount, recvtype) : inter ? 0 : counts[comm.rank];
+        if (isRoot && receives && own != counts[comm.rank]) {
             checkSignature(counts[comm.rank], recvcount, recvtype, "receive");
         }
-        MemorySegment recv = inPlace ? null : recv(recvbuf, recvcount, recvtype);
+        MemorySegment recv = receives ? recv(recvbuf, recvcount, recvtype) : null;
         return new CollCall(send, recv, own, null, null, counts, ds, unit, root, null, comm.port.nextTag());
     }
 
     public CollCall allGather(Object sendbuf, int sendcount, Type sendtype, Object recvbuf, int recvcount,
                               Type recvtype) {
         distinct(sendbuf, recvbuf);
+        notInPlace(sendbuf);
         types(sendbuf == null ? null : sendtype, recvtype);
         int block = units(recvcount, recvtype);
         MemorySegment send = null;
         if (sendbuf != null) {
-            checkSignature(block, sendcount, sendtype, "send");
+            if (!inter) { // between groups, the other group's blocks are what this one sends
+                checkSignature(block, sendcount, sendtype, "send");
+            }
             send = send(sendbuf, sendcount, sendtype);
         }
-        long all = (long) recvcount * comm.size();
+        long all = (long) recvcount * blocks;
         MemorySegment recv = sendbuf == null ? inOut(recvbuf, all, recvtype) : recv(recvbuf, all, recvtype);
         return call(send, recv, block, unit, 0, null);
     }
@@ -229,30 +253,35 @@ public final class Collectives {
     public CollCall allGatherv(Object sendbuf, int sendcount, Type sendtype, Object recvbuf, int[] recvcount,
                                int[] displs, Type recvtype) {
         distinct(sendbuf, recvbuf);
+        notInPlace(sendbuf);
         types(sendbuf == null ? null : sendtype, recvtype);
-        int[] counts = units(recvcount, recvtype, "receive counts");
-        int[] ds = units(displs, recvtype, "displacements");
+        int[] counts = units(recvcount, recvtype, "receive counts", blocks);
+        int[] ds = units(displs, recvtype, "displacements", blocks);
+        int own = inter ? units(sendcount, sendtype) : counts[comm.rank];
         MemorySegment send = null;
         if (sendbuf != null) {
-            checkSignature(counts[comm.rank], sendcount, sendtype, "send");
+            checkSignature(own, sendcount, sendtype, "send");
             send = send(sendbuf, sendcount, sendtype);
         }
         long span = span(recvcount, displs);
         MemorySegment recv = sendbuf == null ? inOut(recvbuf, span, recvtype) : recv(recvbuf, span, recvtype);
-        return new CollCall(send, recv, counts[comm.rank], null, null, counts, ds, unit, 0, null, comm.port.nextTag());
+        return new CollCall(send, recv, own, null, null, counts, ds, unit, 0, null, comm.port.nextTag());
     }
 
     public CollCall allToAll(Object sendbuf, int sendcount, Type sendtype, Object recvbuf, int recvcount,
                              Type recvtype) {
         distinct(sendbuf, recvbuf);
+        notInPlace(sendbuf);
         types(sendbuf == null ? null : sendtype, recvtype);
         int block = units(recvcount, recvtype);
         MemorySegment send = null;
         if (sendbuf != null) {
-            checkSignature(block, sendcount, sendtype, "send");
-            send = send(sendbuf, (long) sendcount * comm.size(), sendtype);
+            if (!inter) {
+                checkSignature(block, sendcount, sendtype, "send");
+            }
+            send = send(sendbuf, (long) sendcount * blocks, sendtype);
         }
-        long all = (long) recvcount * comm.size();
+        long all = (long) recvcount * blocks;
         MemorySegment recv = sendbuf == null ? inOut(recvbuf, all, recvtype) : recv(recvbuf, all, recvtype);
         return call(send, recv, block, unit, 0, null);
     }
@@ -260,15 +289,16 @@ public final class Collectives {
     public CollCall allToAllv(Object sendbuf, int[] sendcount, int[] sdispls, Type sendtype, Object recvbuf,
                               int[] recvcount, int[] rdispls, Type recvtype) {
         distinct(sendbuf, recvbuf);
+        notInPlace(sendbuf);
         types(sendbuf == null ? null : sendtype, recvtype);
-        int[] counts = units(recvcount, recvtype, "receive counts");
-        int[] ds = units(rdispls, recvtype, "receive displacements");
+        int[] counts = units(recvcount, recvtype, "receive counts", blocks);
+        int[] ds = units(rdispls, recvtype, "receive displacements", blocks);
         int[] sendCounts = null;
         int[] sendDispls = null;
         MemorySegment send = null;
         if (sendbuf != null) {
-            sendCounts = units(sendcount, sendtype, "send counts");
-            sendDispls = units(sdispls, sendtype, "send displacements");
+            sendCounts = units(sendcount, sendtype, "send counts", blocks);
+            sendDispls = units(sdispls, sendtype, "send displacements", blocks);
             send = send(sendbuf, span(sendcount, sdispls), sendtype);
         }
         long span = span(recvcount, rdispls);
@@ -281,6 +311,7 @@ public final class Collectives {
      * first as {@link #reduction} is.
      */
     public CollCall inPlaceReduce(Object buf, int count, Type type, Reduction reduction, int root) {
+        withinOneGroup();
         return isRoot(root) ? reduction(null, buf, count, type, reduction, root, true)
                 : reduction(buf, null, count, type, reduction, root, true);
     }
@@ -295,8 +326,10 @@ public final class Collectives {
     public CollCall reduction(Object sendbuf, Object recvbuf, int count, Type type, Reduction reduction, int root,
                               boolean rooted) {
         boolean receives = !rooted || isRoot(root);
-        MemorySegment send = sendbuf == null ? null : send(sendbuf, count, type);
-        MemorySegment recv = !receives ? null : sendbuf == null ? inOut(recvbuf, count, type) : recv(recvbuf, count, type);
+        boolean sends = !inter || !rooted || root >= 0; // between groups, only the root's other group sends
+        MemorySegment send = sendbuf == null || !sends ? null : send(sendbuf, count, type);
+        MemorySegment recv = !receives ? null
+                : sendbuf == null && !inter ? inOut(recvbuf, count, type) : recv(recvbuf, count, type);
         if (!type.isDerived() || !reduction.elementwise()) { // a user's function sees whole elements
             return call(send, recv, count, type.size(), root, reduction);
         }
@@ -313,19 +346,21 @@ public final class Collectives {
         types(type);
         if (rooted) {
             root(root);
+        } else {
+            notInPlace(sendbuf);
         }
     }
 
     /** {@link #checkReduction}'s counterpart for reduce-scatter: its receive counts too. */
     public void checkReduceScatter(Object sendbuf, Object recvbuf, Type type, int[] recvcounts) {
         checkReduction(sendbuf, recvbuf, type, 0, false);
-        units(recvcounts, type, "receive counts");
+        units(recvcounts, type, "receive counts", comm.size());
     }
 
     public CollCall reduceScatter(Object sendbuf, Object recvbuf, int[] recvcounts, Type type, Reduction reduction) {
         distinct(sendbuf, recvbuf);
         types(type);
-        int[] counts = units(recvcounts, type, "receive counts");
+        int[] counts = units(recvcounts, type, "receive counts", comm.size());
         long total = 0;
         for (int c : counts) {
             total += c;
@@ -375,12 +410,14 @@ public final class Collectives {
         }
     }
 
-    private int[] units(int[] counts, Type type, String what) {
-        if (counts == null || counts.length < comm.size()) {
+    /** {@code counts}, which has an entry for each of {@code n} ranks, in the call's unit. */
+    private int[] units(int[] counts, Type type, String what, int n) {
+        if (counts == null || counts.length < n) {
             throw new MpiError(ErrorClass.COUNT, "the " + what + " array has " + (counts == null ? "no"
-                    : counts.length) + " entries; " + comm + " has " + comm.size() + " ranks");
+                    : counts.length) + " entries; " + comm + " has " + n + (n == blocks && inter ? " remote" : "")
+                    + " ranks");
         }
-        int[] converted = new int[comm.size()];
+        int[] converted = new int[n];
         for (int r = 0; r < converted.length; r++) {
             converted[r] = units(counts[r], type);
         }
@@ -453,6 +490,14 @@ public final class Collectives {
     }
 
     private void root(int root) {
+        if (inter) {
+            if (root != CollCall.ROOT && root != CollCall.PROC_NULL && (root < 0 || root >= blocks)) {
+                throw new MpiError(ErrorClass.ROOT, "invalid root " + root + " on the intercommunicator " + comm
+                        + ": the root passes MPI.ROOT, the other ranks of its group MPI.PROC_NULL, and the other"
+                        + " group the root's rank in its group (0.." + (blocks - 1) + ")");
+            }
+            return;
+        }
         if (root < 0 || root >= comm.size()) {
             throw new MpiError(ErrorClass.ROOT, "invalid root " + root + ": " + comm + " has ranks 0.."
                     + (comm.size() - 1));
@@ -460,6 +505,31 @@ public final class Collectives {
     }
 
     private boolean isRoot(int root) {
-        return comm.rank == root;
+        return inter ? root == CollCall.ROOT : comm.rank == root;
+    }
+
+    /** Whether this rank takes no part in a rooted call: between groups, the root's group's other ranks. */
+    private boolean takesNoPart(int root) {
+        return inter && root == CollCall.PROC_NULL;
+    }
+
+    /** The call of a rank that takes no part. */
+    private CollCall none(int root) {
+        return call(null, null, 0, 1, root, null);
+    }
+
+    /** A null send buffer (MPI_IN_PLACE) is not defined between two groups. */
+    private void notInPlace(Object sendbuf) {
+        if (sendbuf == null) {
+            withinOneGroup();
+        }
+    }
+
+    /** The in-place forms work within one group only. */
+    private void withinOneGroup() {
+        if (inter) {
+            throw new MpiError(ErrorClass.COMM, operation + " in this form is not defined on an intercommunicator"
+                    + " (in-place forms and scans work within one group)");
+        }
     }
 }

@@ -13,9 +13,9 @@ import org.jmca.mca.pml.SendMode;
 
 /**
  * A communicator as the runtime runs its calls: its context (context + 1 carries its
- * collectives), its ranks as job ranks, the coll modules that serve its collectives, and the
- * bodies of its point-to-point calls. The mpi package's {@code Comm} holds one and adds what the
- * program sees (names, attributes, the error handler).
+ * collectives), its ranks as job ranks, the coll modules that serve its collectives (coll/inter's
+ * on an intercommunicator), and the bodies of its point-to-point calls. The mpi package's
+ * {@code Comm} holds one and adds what the program sees (names, attributes, the error handler).
  *
  * <p>Arguments are checked here, as MPI defines them, and a bad one is an {@link MpiError}.
  */
@@ -42,7 +42,7 @@ public final class Communicator {
     private final int[] rankOfPeer;
     public final int rank;
     public final CollPort port;
-    /** Which coll module serves each collective; null on an intercommunicator. */
+    /** Which coll module serves each collective; null before selection. */
     private CollTable coll;
 
     /**
@@ -85,7 +85,7 @@ public final class Communicator {
         return java.util.stream.Stream.concat(selected.components().stream(), selected.functions().stream()).toList();
     }
 
-    /** The modules serving the collectives, or null on an intercommunicator (or before selection). */
+    /** The modules serving the collectives, or null before selection. */
     public CollTable coll() {
         return coll;
     }

@@ -4,16 +4,14 @@ import java.lang.foreign.MemorySegment;
 import java.nio.Buffer;
 import java.util.ArrayList;
 import java.util.List;
-import org.jmca.mca.coll.Reduction;
 import org.jmca.mca.pml.PmlRequest;
 import org.jmca.mca.pml.SendMode;
 
 /**
  * Collectives written as point-to-point messages on a communicator's collective context, under
- * one tag every rank draws alike: alltoallw (a block per rank, each with its own type), the
- * neighbourhood collectives of process topologies, and the collectives between the two groups of
- * an intercommunicator. No coll component serves these: their blocks differ per peer in ways the
- * coll SPI's calls do not describe, and its communicators are intracommunicators.
+ * one tag every rank draws alike: alltoallw (a block per rank, each with its own type) and the
+ * neighbourhood collectives of process topologies. No coll component serves these: their blocks
+ * differ per peer in ways the coll SPI's calls do not describe.
  */
 public final class PointToPointCollectives {
     private PointToPointCollectives() {
@@ -134,47 +132,5 @@ public final class PointToPointCollectives {
         }
         return new Communicator.Started(PmlRequest.allOf(operations),
                 unpack.isEmpty() ? null : () -> unpack.forEach(Runnable::run));
-    }
-
-    /**
-     * A reduction between the two groups of an intercommunicator: this process's {@code
-     * count}-element operand goes to each remote rank of {@code to}; the operands of the remote
-     * ranks of {@code from} (in rank order, lowest first) are folded, and elements {@code [offset,
-     * offset + resultCount)} of the result land in {@code recvbuf}.
-     */
-    public static Communicator.Started reduceBetween(Communicator comm, Object sendbuf, Object recvbuf, int count,
-                                                     Type type, Reduction reduction, int[] to, int[] from, int offset,
-                                                     int resultCount) {
-        int tag = comm.port.nextTag();
-        long bytes = (long) count * type.size();
-        List<PmlRequest> operations = new ArrayList<>();
-        if (to.length > 0) {
-            MemorySegment operand = UserBuffer.of(sendbuf, count, type, false).segment();
-            for (int r : to) {
-                operations.add(comm.runtime.pml.isend(operand, comm.peers[r], tag, comm.context + 1,
-                        SendMode.STANDARD));
-            }
-        }
-        if (from.length == 0) {
-            return new Communicator.Started(PmlRequest.allOf(operations), null);
-        }
-        UserBuffer result = UserBuffer.of(recvbuf, resultCount, type, true);
-        // 8-byte aligned, as the operations read elements with aligned accesses
-        MemorySegment operands = MemorySegment.ofArray(new long[(int) ((from.length * bytes + 7) / 8)]);
-        for (int i = 0; i < from.length; i++) {
-            operations.add(comm.runtime.pml.irecv(operands.asSlice(i * bytes, bytes), comm.peers[from[i]], tag,
-                    comm.context + 1));
-        }
-        return new Communicator.Started(PmlRequest.allOf(operations), () -> {
-            MemorySegment folded = operands.asSlice((from.length - 1) * bytes, bytes);
-            for (int i = from.length - 2; i >= 0; i--) {
-                reduction.apply(operands.asSlice(i * bytes, bytes), folded, count);
-            }
-            MemorySegment.copy(folded, (long) offset * type.size(), result.segment(), 0,
-                    (long) resultCount * type.size());
-            if (result.afterReceive() != null) {
-                result.afterReceive().run();
-            }
-        });
     }
 }

@@ -14,6 +14,8 @@ import java.util.stream.Stream;
 import org.jmca.launch.MpiJob;
 import org.jmca.launch.RankFailedException;
 import org.jmca.tests.programs.CollectiveContract;
+import org.jmca.tests.programs.Intercomms;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -48,6 +50,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  *       bcast, and allreduce as a reduce by the component below then a multicast, up to
  *       {@code coll_mcast_max_size} (64 KiB), larger ones by the component below; alltoall only when
  *       SMP-aware; the rest is coll/sm's table.
+ *   <li><b>coll/inter</b>, the only component that serves intercommunicators: its own contract,
+ *       {@link #everyCollectiveBetweenTwoGroupsGivesMpisResultOnCollInter}.
  * </ul>
  *
  * <p>Thread ranks in this JVM wherever the component works with them (a job takes a second or
@@ -157,9 +161,13 @@ class CollContractTest {
      * writes hundreds.
      */
     private static Outcome run(Case c) throws Exception {
-        MpiJob.Builder builder = (c.threads() ? MpiJob.threads(c.ranks()) : MpiJob.processes(c.ranks()))
-                .classPath(Jmca.PROGRAMS).mca("mpi_warmup_ms", "0").mca("coll_base_verbose", "2").mca(c.mca());
-        MpiJob job = builder.main(CollectiveContract.class.getName(), LARGE).start();
+        return run((c.threads() ? MpiJob.threads(c.ranks()) : MpiJob.processes(c.ranks())).mca(c.mca()),
+                CollectiveContract.class, LARGE);
+    }
+
+    private static Outcome run(MpiJob.Builder builder, Class<?> program, String... args) throws Exception {
+        MpiJob job = builder.classPath(Jmca.PROGRAMS).mca("mpi_warmup_ms", "0").mca("coll_base_verbose", "2")
+                .main(program.getName(), args).start();
         try {
             return Outcome.of(job.waitFor(Duration.ofMinutes(2)));
         } catch (RankFailedException e) {
@@ -209,6 +217,35 @@ class CollContractTest {
             assertThat(rank0.stream().anyMatch(l -> l.contains(reported))).as("rank 0 reported '%s'", reported)
                     .isTrue();
         }
+    }
+
+    /**
+     * The contract between two groups: {@link Intercomms} (every collective of an intercommunicator
+     * between the even and the odd world ranks, rooted ones from either group, reductions with a
+     * non-commutative operation, each result computed again from the world ranks) passes on 3 thread
+     * ranks (groups of 2 and 1), with coll/inter serving every collective MPI defines between
+     * groups: the intercommunicator's table gives it each of them and no scan, and its per-call
+     * report shows it served a call of each.
+     */
+    @Test
+    void everyCollectiveBetweenTwoGroupsGivesMpisResultOnCollInter() throws Exception {
+        Outcome outcome = run(MpiJob.threads(3), Intercomms.class);
+        assertThat(outcome.status()).as("status; stderr: %s", tail(outcome.err())).isZero();
+        assertThat(outcome.out()).as("each rank's PASS line")
+                .contains("PASS intercomm rank 0", "PASS intercomm rank 1", "PASS intercomm rank 2");
+
+        List<String> intercomm = outcome.err().stream().filter(l -> l.contains(" intercomm(99): coll")).toList();
+        for (String function : FUNCTIONS) {
+            boolean between = !function.endsWith("scan");
+            assertThat(intercomm.stream().anyMatch(l -> l.endsWith("intercomm(99): coll: " + function
+                    + ": inter (linear between the groups)"))).as("the intercommunicator's table gives %s to"
+                    + " coll/inter", function).isEqualTo(between);
+            assertThat(intercomm.stream().anyMatch(l -> l.contains("intercomm(99): coll:inter: " + function + " of ")))
+                    .as("coll/inter served a call of %s", function).isEqualTo(between);
+        }
+        assertThat(intercomm).as("the components that work within one group are not asked")
+                .contains("jmca: rank 0: MPI_COMM_WORLD split(0) intercomm(99): coll: coll/tuned: declined:"
+                        + " intracommunicators only");
     }
 
     private static String tail(List<String> lines) {
