@@ -55,22 +55,8 @@ final class TwoGroups {
         }
     }
 
-    private static final PmlRequest SENT = new PmlRequest() {
-        @Override
-        public boolean isComplete() {
-            return true;
-        }
-
-        @Override
-        public PmlStatus status() {
-            return PmlStatus.EMPTY;
-        }
-
-        @Override
-        public boolean cancel() {
-            return false;
-        }
-    };
+    /** A send is buffered at once: complete as soon as it is made. */
+    private static final PmlRequest SENT = PmlRequest.allOf(List.of());
 
     final int[] sizes;
     private final Map<Key, Queue<byte[]>> inFlight = new HashMap<>();
