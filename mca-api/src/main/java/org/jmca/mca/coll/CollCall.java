@@ -26,7 +26,10 @@ import java.lang.foreign.MemorySegment;
  * have {@link CollCommunicator#remoteSize()} of them. In a rooted function the root's {@code root}
  * is {@link #ROOT}, the rest of its group's {@link #PROC_NULL} (they take no part), and the other
  * group's the root's rank in its group. A null {@code send} or {@code recv} is then the side a
- * rank does not have (the root sends in bcast, receives in gather), never in place.
+ * rank does not have (the root sends in bcast, receives in gather), never in place. What a rank
+ * sends need not be the size of what it receives (MPI matches each group's send with the other
+ * group's receive): the blocks it receives are {@code count} elements (or the vectors'), a single
+ * block it sends is all of {@code send}, and alltoall's send blocks share {@code send} evenly.
  * reduce_scatter's counts are this group's: the other group's vectors, of their sum, are reduced
  * and scattered here.
  *
