@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 import org.jmca.coll.base.Tuning;
 import org.jmca.coll.tuned.rules.TunedCollective;
+import org.jmca.mca.McaException;
+import org.jmca.mca.coll.CollCommunicator;
 import org.jmca.mca.param.Param;
 import org.jmca.mca.param.ParamType;
 import org.jmca.mca.param.ParameterRegistrar;
@@ -14,6 +16,9 @@ import org.jmca.mca.param.ParameterSpec;
  * (a number or name; 0 or "ignore" lets the rules decide) and its knobs
  * {@code _algorithm_segmentsize}, {@code _algorithm_tree_fanout}, {@code _algorithm_chain_fanout}
  * and {@code _algorithm_max_requests}, Open MPI's names.
+ *
+ * <p>A communicator may force its own algorithm with an info key ({@link #hintKey()}): a JMCA
+ * extension, with which one job measures every algorithm side by side ({@code jmca-tune}).
  */
 final class ForcedAlgorithm {
     /** A snapshot taken when a communicator is made, as Open MPI takes it. */
@@ -71,5 +76,37 @@ final class ForcedAlgorithm {
                 Math.max(1, chainFanout.get()), Math.max(0, maxRequests.get())),
                 algorithm.name() + " (" + algorithm.source().kind().label()
                         + (algorithm.source().location().isEmpty() ? "" : " " + algorithm.source().location()) + ")");
+    }
+
+    /** The info key that forces this collective's algorithm on one communicator: {@code coll_tuned_allreduce}. */
+    String hintKey() {
+        return "coll_tuned_" + collective.configName();
+    }
+
+    /**
+     * The snapshot for {@code communicator}: where it has the info key {@link #hintKey()}, whose
+     * value is {@code ALGORITHM[:SEGMENT_SIZE]} ("ring", "6:64k"), that algorithm and segment size
+     * with the other knobs from the parameters; the parameters' snapshot elsewhere. (MPI limits an
+     * info key to 36 characters, too few for the parameters' own names.)
+     *
+     * @throws McaException naming the key, its value and the communicator, for a value that is wrong
+     */
+    Snapshot snapshot(CollCommunicator communicator) {
+        Snapshot parameters = snapshot();
+        String value = communicator.hint(hintKey());
+        if (value == null) {
+            return parameters;
+        }
+        String[] parts = value.split(":", 2);
+        try {
+            int number = algorithm.spec().type().parse(parts[0]);
+            long segment = parts.length > 1 ? ParamType.SIZE.parse(parts[1]) : parameters.tuning().segmentSize();
+            Tuning base = parameters.tuning();
+            return new Snapshot(number, new Tuning(segment, base.treeFanout(), base.chainFanout(), base.maxRequests()),
+                    "info key " + hintKey() + "=" + value + " of " + communicator.name());
+        } catch (IllegalArgumentException e) {
+            throw new McaException("info key " + hintKey() + "=" + value + " of " + communicator.name() + ": "
+                    + e.getMessage() + " (the value is ALGORITHM[:SEGMENT_SIZE])");
+        }
     }
 }

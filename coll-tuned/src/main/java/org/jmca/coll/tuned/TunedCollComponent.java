@@ -77,7 +77,7 @@ public final class TunedCollComponent implements CollComponent {
             warnIfIgnored();
         }
         Map<TunedCollective, ForcedAlgorithm.Snapshot> snapshot = new EnumMap<>(TunedCollective.class);
-        forced.forEach((collective, params) -> snapshot.put(collective, params.snapshot()));
+        forced.forEach((collective, params) -> snapshot.put(collective, params.snapshot(communicator)));
         return CollOffer.of(new TunedModule(communicator, dynamic ? snapshot : Map.of(), dynamic ? table() : null));
     }
 
