@@ -1,0 +1,76 @@
+package org.jmca.tune;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.jmca.coll.tuned.rules.TunedCollective;
+
+/**
+ * A table against the fixed rules: per (collective, communicator size, message size) the
+ * medians of the interleaved rounds, the speedup (fixed / table), and whether the table is
+ * faster, the same or slower beyond the noise (the larger relative half-spread of the two, at
+ * least the minimum).
+ */
+record Verification(List<Row> rows) {
+
+    enum Verdict { FASTER, SAME, LOSES }
+
+    record Row(TunedCollective collective, int ranks, long size, double fixed, double table, double noise,
+               Verdict verdict) {
+        double speedup() {
+            return fixed / table;
+        }
+    }
+
+    static Verification of(List<Measurement> measurements, double minNoise) {
+        Map<List<Object>, List<Double>> fixed = new LinkedHashMap<>();
+        Map<List<Object>, List<Double>> table = new LinkedHashMap<>();
+        for (Measurement m : measurements) {
+            if (!m.failed()) {
+                (m.config().equals(Config.TABLE) ? table : fixed)
+                        .computeIfAbsent(List.of(m.collective(), m.ranks(), m.size()), k -> new ArrayList<>())
+                        .add(m.micros());
+            }
+        }
+        List<Row> rows = new ArrayList<>();
+        fixed.forEach((key, values) -> {
+            List<Double> tabled = table.get(key);
+            if (tabled == null) {
+                return;
+            }
+            Decisions.Summary f = Decisions.Summary.of(values.stream().mapToDouble(Double::doubleValue).toArray());
+            Decisions.Summary t = Decisions.Summary.of(tabled.stream().mapToDouble(Double::doubleValue).toArray());
+            double noise = Math.max(minNoise, Math.max(f.noise(), t.noise()));
+            Verdict verdict = t.median() < f.median() * (1 - noise) ? Verdict.FASTER
+                    : t.median() > f.median() * (1 + noise) ? Verdict.LOSES : Verdict.SAME;
+            rows.add(new Row((TunedCollective) key.get(0), (Integer) key.get(1), (Long) key.get(2), f.median(),
+                    t.median(), noise, verdict));
+        });
+        return new Verification(List.copyOf(rows));
+    }
+
+    List<Row> losses() {
+        return rows.stream().filter(r -> r.verdict() == Verdict.LOSES).toList();
+    }
+
+    void print(PrintStream out) {
+        out.printf("%-22s %5s %8s %12s %12s %8s %6s  %s%n", "collective", "ranks", "size", "fixed (us)", "table (us)",
+                "speedup", "noise", "verdict");
+        for (Row r : rows) {
+            out.printf("%-22s %5d %8s %12.2f %12.2f %8.2f %5.0f%%  %s%n", r.collective().configName(), r.ranks(),
+                    Sizes.format(r.size()), r.fixed(), r.table(), r.speedup(), 100 * r.noise(),
+                    r.verdict().name().toLowerCase(java.util.Locale.ROOT));
+        }
+        long faster = rows.stream().filter(r -> r.verdict() == Verdict.FASTER).count();
+        double worst = rows.stream().mapToDouble(r -> r.table() / r.fixed()).max().orElse(1);
+        out.printf("the table: faster at %d of %d points beyond the noise, slower at %d; at worst %.2fx the fixed"
+                + " rules' time%n", faster, rows.size(), losses().size(), worst);
+        for (Row r : losses()) {
+            out.printf("jmca-tune: the table LOSES: %s on %d ranks at %s: %.2f us against %.2f us (noise %.0f%%)%n",
+                    r.collective().configName(), r.ranks(), Sizes.format(r.size()), r.table(), r.fixed(),
+                    100 * r.noise());
+        }
+    }
+}
