@@ -1,13 +1,11 @@
 package org.jmca.tune;
 
-import java.util.Map;
-import org.jmca.coll.tuned.rules.TunedCollective;
-
 /**
- * One way to run a collective: an algorithm of coll/tuned forced with its segment size, or the
- * fixed rules' own choice (algorithm 0, what a job without a table runs).
+ * One way to run a collective: an algorithm of the tuned component forced with its segment size,
+ * or the component's own choice (algorithm 0, what a job without a table or map runs).
  *
- * @param algorithm   Open MPI's algorithm number; 0 for the fixed rules
+ * @param algorithm   the algorithm's number in {@link Component#algorithms} (Open MPI's for
+ *                    coll/tuned); 0 for the component's own choice
  * @param segmentSize the segment size in bytes; 0 for none
  */
 record Config(int algorithm, long segmentSize) {
@@ -28,23 +26,5 @@ record Config(int algorithm, long segmentSize) {
 
     boolean isFixed() {
         return algorithm == 0;
-    }
-
-    /** "fixed rules", "3 recursive_doubling", "2 chain, 64k segments". */
-    String label(TunedCollective collective) {
-        if (isFixed()) {
-            return "fixed rules";
-        }
-        if (this.equals(TABLE)) {
-            return "the table";
-        }
-        String name = algorithm + " " + collective.algorithmName(algorithm);
-        return segmentSize == 0 ? name : name + ", " + Sizes.format(segmentSize) + " segments";
-    }
-
-    /** The info key and value that force this configuration on a communicator (none for the fixed rules). */
-    Map<String, String> hints(TunedCollective collective) {
-        return algorithm > 0 ? Map.of("coll_tuned_" + collective.configName(), algorithm + ":" + segmentSize)
-                : Map.of();
     }
 }

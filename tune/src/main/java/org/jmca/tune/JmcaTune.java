@@ -16,8 +16,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.concurrent.Callable;
-import org.jmca.coll.base.Algorithm;
-import org.jmca.coll.base.Algorithms;
 import org.jmca.coll.tuned.rules.RulesFiles;
 import org.jmca.coll.tuned.rules.RulesTable;
 import org.jmca.coll.tuned.rules.RulesWriter;
@@ -43,14 +41,10 @@ public final class JmcaTune implements Callable<Integer> {
             TunedCollective.REDUCE, TunedCollective.ALLGATHER, TunedCollective.ALLTOALL, TunedCollective.GATHER,
             TunedCollective.SCATTER, TunedCollective.REDUCE_SCATTER_BLOCK, TunedCollective.BARRIER);
 
-    /**
-     * The algorithms that take a segment size (coll-base's Algorithms: the bcast trees and chains,
-     * the segmented reductions): measured at each of --segsizes.
-     */
-    private static final Map<TunedCollective, Set<Integer>> SEGMENTED = Map.of(
-            TunedCollective.BCAST, Set.of(2, 3, 4, 5, 6, 7),
-            TunedCollective.REDUCE, Set.of(2, 3, 4, 5, 6),
-            TunedCollective.ALLREDUCE, Set.of(2, 5));
+    @Option(names = "--component", paramLabel = "tuned|gm", defaultValue = "tuned",
+            description = "What to tune: tuned, coll/tuned's rules table (default); gm, coll/gm's selection map"
+                    + " (PREFIX.conf; run with --mca btl self,gm --mca btl_gm_device emulated).")
+    String componentName;
 
     @Option(names = "--coll", split = ",", paramLabel = "NAME",
             description = "The collectives to tune (default: ${DEFAULT-VALUE}; also gather, scatter,"
@@ -116,6 +110,7 @@ public final class JmcaTune implements Callable<Integer> {
     long stallSeconds;
 
     private final PrintStream err = System.err;
+    private Component component;
 
     public static void main(String[] args) {
         CommandLine line = new CommandLine(new JmcaTune());
@@ -128,10 +123,17 @@ public final class JmcaTune implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        component = Component.of(componentName);
         Settings settings = settings();
-        TuneJobs jobs = new TuneJobs(new TuneJobs.Launch(jmpirun(), jobFlags(), iterationCounts(), stallSeconds));
+        TuneJobs jobs = new TuneJobs(new TuneJobs.Launch(jmpirun(), component, jobFlags(), iterationCounts(),
+                stallSeconds));
         if (verifyOnly != null) {
-            RulesFiles.read(verifyOnly); // a table that does not read is an error before any job
+            if (!Files.isReadable(verifyOnly)) {
+                throw new IllegalArgumentException("--verify " + verifyOnly + ": no such file");
+            }
+            if (component == Component.TUNED) {
+                RulesFiles.read(verifyOnly); // a table that does not read is an error before any job
+            }
             return verify(jobs, settings, verifyOnly.toAbsolutePath());
         }
         Path csv = Path.of(out + ".csv");
@@ -146,13 +148,19 @@ public final class JmcaTune implements Callable<Integer> {
         }
         Path rules = Path.of(out + ".rules");
         Path conf = Path.of(out + ".conf");
-        RulesTable table = Decisions.table(decisions, rules);
         List<String> header = header(settings);
-        Files.writeString(rules, RulesWriter.classic(table, header));
-        Files.writeString(conf, RulesWriter.hocon(table, header));
         err.println();
         printDecisions(decisions);
-        List<Path> plots = TunePlots.draw(Path.of(out + "-plots"), measurements, decisions);
+        List<Path> plots = TunePlots.draw(Path.of(out + "-plots"), component, measurements, decisions);
+        if (component == Component.GM) {
+            Files.writeString(conf, GmMapWriter.write(decisions, header));
+            err.println("jmca-tune: wrote " + conf + " (coll/gm's selection map), " + plots.size() + " plots in " + out
+                    + "-plots/");
+            return verify(jobs, settings, conf.toAbsolutePath());
+        }
+        RulesTable table = Decisions.table(decisions, rules);
+        Files.writeString(rules, RulesWriter.classic(table, header));
+        Files.writeString(conf, RulesWriter.hocon(table, header));
         err.println("jmca-tune: wrote " + rules + " (Open MPI's classic format), " + conf + " (HOCON), "
                 + plots.size() + " plots in " + out + "-plots/");
         return verify(jobs, settings, rules.toAbsolutePath());
@@ -161,10 +169,11 @@ public final class JmcaTune implements Callable<Integer> {
     // ---- settings ---------------------------------------------------------------------------
 
     /** What shapes the measurements: a resumed run must have the same. */
-    record Settings(List<TunedCollective> collectives, List<Integer> ranks, List<Long> sizes, List<Long> segmentSizes,
+    record Settings(Component component, List<TunedCollective> collectives, List<Integer> ranks, List<Long> sizes, List<Long> segmentSizes,
                     int rounds, List<String> flags, int[] counts) {
         String describe() {
-            return "--coll " + String.join(",", collectives.stream().map(TunedCollective::configName).toList())
+            return "--component " + component.id + " --coll "
+                    + String.join(",", collectives.stream().map(TunedCollective::configName).toList())
                     + " --np " + join(ranks) + " --sizes " + join(sizes) + " --segsizes " + join(segmentSizes)
                     + " --rounds " + rounds + " --iterations "
                     + join(java.util.Arrays.stream(counts).limit(4).boxed().toList()) + " --jit-warmup " + counts[4]
@@ -208,7 +217,7 @@ public final class JmcaTune implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("--sizes " + sizes + ": " + e.getMessage());
         }
-        return new Settings(List.copyOf(chosen), List.copyOf(ranks), messageSizes, segments, rounds, jobFlags(),
+        return new Settings(component, List.copyOf(chosen), List.copyOf(ranks), messageSizes, segments, rounds, jobFlags(),
                 iterationCounts());
     }
 
@@ -248,10 +257,10 @@ public final class JmcaTune implements Callable<Integer> {
         boolean priority = false;
         for (int i = 0; i + 1 < mca.size(); i += 2) {
             flags.addAll(List.of("--mca", mca.get(i), mca.get(i + 1)));
-            priority |= mca.get(i).equals("coll_tuned_priority");
+            priority |= mca.get(i).equals(component.priorityParameter());
         }
         if (!priority) {
-            flags.addAll(List.of("--mca", "coll_tuned_priority", "100"));
+            flags.addAll(List.of("--mca", component.priorityParameter(), "100"));
         }
         return flags;
     }
@@ -267,12 +276,13 @@ public final class JmcaTune implements Callable<Integer> {
 
     // ---- measuring ----------------------------------------------------------------------------
 
-    /** The configurations of a collective on {@code ranks} ranks: the fixed rules, then each algorithm. */
-    private static List<Config> configs(TunedCollective collective, int ranks, List<Long> segmentSizes) {
+    /** The configurations of a collective: the component's own choice, then each algorithm. */
+    private List<Config> configs(TunedCollective collective, List<Long> segmentSizes) {
         List<Config> configs = new ArrayList<>();
         configs.add(Config.FIXED);
-        for (int n = 1; n <= collective.algorithmCount(); n++) {
-            if (SEGMENTED.getOrDefault(collective, Set.of()).contains(n)) {
+        List<String> algorithms = component.algorithms(collective);
+        for (int n = 1; n <= algorithms.size(); n++) {
+            if (component.segmented(collective, algorithms.get(n - 1))) {
                 for (long segment : segmentSizes) {
                     configs.add(new Config(n, segment));
                 }
@@ -281,13 +291,6 @@ public final class JmcaTune implements Callable<Integer> {
             }
         }
         return configs;
-    }
-
-    /** Why {@code config} cannot run on {@code ranks} ranks (an algorithm for two only), or null. */
-    private static String unsuitable(TunedCollective collective, Config config, int ranks) {
-        return Algorithms.find(collective.function(), config.algorithm())
-                .filter(Algorithm::onlyTwoRanks).filter(a -> ranks != 2)
-                .map(a -> a.name() + " needs exactly 2 ranks").orElse(null);
     }
 
     private static List<Long> sizesOf(TunedCollective collective, List<Long> sizes) {
@@ -307,7 +310,7 @@ public final class JmcaTune implements Callable<Integer> {
             for (int ranks : settings.ranks()) {
                 List<TunePoints.Planned> plan = new ArrayList<>();
                 for (TunedCollective collective : settings.collectives()) {
-                    List<Config> configs = configs(collective, ranks, settings.segmentSizes());
+                    List<Config> configs = configs(collective, settings.segmentSizes());
                     for (long size : sizesOf(collective, settings.sizes())) {
                         for (int i = 0; i < configs.size(); i++) {
                             // each round starts the size's configurations at another one
@@ -316,7 +319,7 @@ public final class JmcaTune implements Callable<Integer> {
                             if (done.contains(round + " " + point)) {
                                 continue;
                             }
-                            String why = unsuitable(collective, config, ranks);
+                            String why = component.unsuitable(collective, config, ranks);
                             if (why != null) {
                                 file.append(new Measurement(round, collective, ranks, config, size, Double.NaN, why));
                                 continue;
@@ -349,21 +352,25 @@ public final class JmcaTune implements Callable<Integer> {
             machine = "this machine";
         }
         String version = JmcaTune.class.getPackage().getImplementationVersion();
-        return List.of("A rules table for coll/tuned, made by jmca-tune (JMCA " + (version == null ? "development build"
+        return List.of("A " + (component == Component.TUNED ? "rules table for coll/tuned" : "selection map for coll/gm")
+                        + ", made by jmca-tune (JMCA " + (version == null ? "development build"
                         : version) + ") on " + machine + " (" + Runtime.getRuntime().availableProcessors() + " cores), "
                         + Instant.now().truncatedTo(ChronoUnit.SECONDS),
                 "jmca-tune " + settings.describe(),
-                "Use it: jmpirun --mca coll_tuned_dynamic_rules_filename THIS_FILE ...",
-                "Algorithm 0 leaves the call to the fixed rules: no algorithm beat them there beyond the noise"
-                        + " (at least " + minNoise + ").");
+                "Use it: jmpirun --mca " + component.tableParameter + " THIS_FILE ...",
+                component == Component.TUNED ? "Algorithm 0 leaves the call to the fixed rules: no algorithm beat them"
+                        + " there beyond the noise (at least " + minNoise + ")."
+                        : "Where no algorithm beat the shipped map beyond the noise (at least " + minNoise + "), its"
+                        + " own choice is written.");
     }
 
     private void printDecisions(Map<TunedCollective, SortedMap<Integer, List<Decisions.Point>>> decisions) {
         decisions.forEach((collective, byRanks) -> byRanks.forEach((ranks, points) -> {
             err.println(collective.configName() + " on " + ranks + " ranks:");
             for (Decisions.Point p : points) {
-                err.printf("  %8s  %-36s %10.2f us  (fixed rules %.2f us, noise %.0f%%)%n", Sizes.format(p.size()),
-                        p.choice().label(collective), p.chosenMicros(), p.fixedMicros(), 100 * p.noise());
+                err.printf("  %8s  %-36s %10.2f us  (" + component.ownChoice + " %.2f us, noise %.0f%%)%n",
+                        Sizes.format(p.size()),
+                        component.label(collective, p.choice()), p.chosenMicros(), p.fixedMicros(), 100 * p.noise());
             }
         }));
     }
@@ -374,7 +381,7 @@ public final class JmcaTune implements Callable<Integer> {
     private int verify(TuneJobs jobs, Settings settings, Path table) {
         Path csv = Path.of(out + "-verify.csv");
         MeasurementFile file = MeasurementFile.create(csv, "verify " + table + " " + settings.describe());
-        List<String> withTable = List.of("--mca", "coll_tuned_dynamic_rules_filename", table.toString());
+        List<String> withTable = List.of("--mca", component.tableParameter, table.toString());
         int total = 0;
         Map<Integer, List<TunePoints.Planned>> plans = new LinkedHashMap<>();
         for (int ranks : settings.ranks()) {
@@ -387,7 +394,7 @@ public final class JmcaTune implements Callable<Integer> {
             plans.put(ranks, plan);
             total += 2 * plan.size() * settings.rounds();
         }
-        err.println("jmca-tune: verifying " + table + " against the fixed rules, " + settings.rounds()
+        err.println("jmca-tune: verifying " + table + " against the " + component.ownChoice + ", " + settings.rounds()
                 + " interleaved rounds");
         Progress progress = new Progress(err, total, "");
         for (int round = 1; round <= settings.rounds(); round++) {
@@ -405,7 +412,7 @@ public final class JmcaTune implements Callable<Integer> {
         }
         progress.finish();
         Verification verification = Verification.of(file.read(), minNoise);
-        verification.print(err);
+        verification.print(err, component.ownChoice);
         return verification.losses().isEmpty() ? 0 : 3;
     }
 }

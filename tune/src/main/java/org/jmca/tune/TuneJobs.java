@@ -20,15 +20,15 @@ import java.util.function.Consumer;
 
 /**
  * Runs {@link TunePoints} jobs through {@code bin/jmpirun}, as the user would run a program: the
- * placement and transport flags the user gave, and {@code coll_tuned_priority} raised so that
- * coll/tuned serves every collective it has (coll/sm and the others would otherwise serve some,
- * and the table would tune nothing there). Each point's outcome is handed on as it arrives; a
+ * placement and transport flags the user gave, with the tuned component's priority raised so that
+ * it serves every collective it has (coll/sm and the others would otherwise serve some, and the
+ * table would tune nothing there). Each point's outcome is handed on as it arrives; a
  * point that gives no word within the stall limit ends its job, is recorded as failed, and the
  * rest of the plan goes on in a new job.
  */
 final class TuneJobs {
     /** Where jmpirun is, and the flags every job gets (placement, transports, the user's --mca). */
-    record Launch(Path jmpirun, List<String> flags, int[] counts, long stallSeconds) {
+    record Launch(Path jmpirun, Component component, List<String> flags, int[] counts, long stallSeconds) {
     }
 
     /** What a job said of one point: its latency, or why there is none. */
@@ -73,7 +73,8 @@ final class TuneJobs {
         List<String> command = new ArrayList<>(List.of(launch.jmpirun().toString(), "-np", Integer.toString(ranks)));
         command.addAll(launch.flags());
         command.addAll(extra);
-        command.addAll(List.of("-cp", ownJar(), TunePoints.class.getName(), planFile.toString()));
+        command.addAll(List.of("-cp", ownJar(), TunePoints.class.getName(), launch.component().id,
+                planFile.toString()));
         for (int count : launch.counts()) {
             command.add(Integer.toString(count));
         }

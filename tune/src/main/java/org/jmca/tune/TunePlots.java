@@ -21,14 +21,14 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
  * One PNG per collective and communicator size: every configuration's median latency against
- * message size (log-log, thin lines), the fixed rules' (black, dashed) and the table's choice
- * (red, thick, a marker on each measured size).
+ * message size (log-log, thin lines), the component's own choice (black, dashed: the fixed rules,
+ * coll/gm's shipped map) and the table's choice (red, thick, a marker on each measured size).
  */
 final class TunePlots {
     private TunePlots() {
     }
 
-    static List<Path> draw(Path directory, List<Measurement> measurements,
+    static List<Path> draw(Path directory, Component component, List<Measurement> measurements,
                            Map<TunedCollective, SortedMap<Integer, List<Decisions.Point>>> decisions) throws IOException {
         Files.createDirectories(directory);
         List<Path> files = new ArrayList<>();
@@ -44,7 +44,7 @@ final class TunePlots {
                 chart.getStyler().setYAxisLogarithmic(true);
                 chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
                 medians(measurements, collective, ranks).forEach((config, medians) -> {
-                    XYSeries series = add(chart, config.label(collective), medians);
+                    XYSeries series = add(chart, component.label(collective, config), medians);
                     if (series != null && config.isFixed()) {
                         series.setLineColor(Color.BLACK);
                         series.setLineStyle(new BasicStroke(2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f,

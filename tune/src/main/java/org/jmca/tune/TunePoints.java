@@ -22,14 +22,14 @@ import org.jmca.coll.tuned.rules.TunedCollective;
  * why} for each, as it goes.
  *
  * <p>Before the first timed point, every configuration of the plan runs {@code JIT_WARMUP} untimed
- * calls at its collective's smallest size and a tenth of that at its largest, pass after pass
- * until a pass in which no rank's JIT compiled for more than {@value #QUIET_MILLIS} ms (at most
- * {@value #MAX_PASSES} passes). Without it the configurations measured first pay for the JIT's
+ * calls at its collective's smallest size and a tenth of that at its largest; then passes at the
+ * smallest sizes alone, until one in which no rank's JIT compiled for more than
+ * {@value #QUIET_MILLIS} ms, or {@value #MAX_PASSES} passes, or {@value #BUDGET_SECONDS} s. Without it the configurations measured first pay for the JIT's
  * work on what all share, and on 2 cores its compiler threads take the ranks' cores: the same
  * 8-byte allreduce then measured 10 to 70 us in one job's first seconds against 5 after.
  *
- * <p>Usage: {@code TunePoints PLAN ITERATIONS WARMUP LARGE_ITERATIONS LARGE_WARMUP JIT_WARMUP}; a
- * plan line is {@code index collective config size}. Sizes above 8 KiB take the large counts, as in
+ * <p>Usage: {@code TunePoints COMPONENT PLAN ITERATIONS WARMUP LARGE_ITERATIONS LARGE_WARMUP
+ * JIT_WARMUP}; a plan line is {@code index collective config size}. Sizes above 8 KiB take the large counts, as in
  * OSU.
  */
 public final class TunePoints {
@@ -37,7 +37,8 @@ public final class TunePoints {
     static final long LARGE = 8192;
     /** A warm-up pass that compiled no longer than this, at every rank, ends the warm-up. */
     static final long QUIET_MILLIS = 20;
-    static final int MAX_PASSES = 20;
+    static final int MAX_PASSES = 10;
+    static final int BUDGET_SECONDS = 30;
 
     private TunePoints() {
     }
@@ -57,46 +58,52 @@ public final class TunePoints {
 
     public static void main(String[] args) throws MPIException, IOException {
         MPI.Init(args);
-        List<Planned> plan = Files.readAllLines(Path.of(args[0])).stream().filter(l -> !l.isBlank())
+        Component component = Component.of(args[0]);
+        List<Planned> plan = Files.readAllLines(Path.of(args[1])).stream().filter(l -> !l.isBlank())
                 .map(Planned::parse).toList();
-        int[] counts = {Integer.parseInt(args[1]), Integer.parseInt(args[2]), Integer.parseInt(args[3]),
-                Integer.parseInt(args[4])};
+        int[] counts = {Integer.parseInt(args[2]), Integer.parseInt(args[3]), Integer.parseInt(args[4]),
+                Integer.parseInt(args[5])};
         int rank = MPI.COMM_WORLD.getRank();
         int ranks = MPI.COMM_WORLD.getSize();
         long largest = plan.stream().mapToLong(Planned::size).max().orElse(0);
         Buffers buffers = new Buffers((int) largest, ranks);
         Map<String, Intracomm> communicators = new HashMap<>();
-        int jitWarmup = Integer.parseInt(args[5]);
+        int jitWarmup = Integer.parseInt(args[6]);
         Map<String, long[]> extremes = new java.util.LinkedHashMap<>(); // per configuration: smallest, largest size
         for (Planned point : plan) {
             extremes.merge(forcing(point), new long[] {point.size(), point.size()},
                     (a, b) -> new long[] {Math.min(a[0], b[0]), Math.max(a[1], b[1])});
         }
         CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+        long deadline = System.nanoTime() + BUDGET_SECONDS * 1_000_000_000L;
         for (int pass = 0; pass < MAX_PASSES && jitWarmup > 0; pass++) {
             long before = jit.getTotalCompilationTime();
+            boolean first = pass == 0;
             for (Planned point : plan) {
                 long[] sizes = extremes.get(forcing(point));
                 if (point.size() != sizes[0]) {
                     continue; // once per configuration
                 }
-                Intracomm comm = communicators.computeIfAbsent(forcing(point), k -> forced(point));
+                Intracomm comm = communicators.computeIfAbsent(forcing(point), k -> forced(component, point));
                 try {
                     measure(comm, point, buffers, 0, jitWarmup);
-                    measure(comm, new Planned(point.index(), point.collective(), point.config(), sizes[1]), buffers, 0,
-                            Math.max(1, jitWarmup / 10));
+                    if (first) {
+                        measure(comm, new Planned(point.index(), point.collective(), point.config(), sizes[1]),
+                                buffers, 0, Math.max(1, jitWarmup / 10));
+                    }
                 } catch (MPIException | RuntimeException e) {
                     // its timed points will fail alike and say why
                 }
             }
-            int[] compiling = {jit.getTotalCompilationTime() - before > QUIET_MILLIS ? 1 : 0};
+            int[] compiling = {jit.getTotalCompilationTime() - before > QUIET_MILLIS
+                    && System.nanoTime() < deadline ? 1 : 0};
             MPI.COMM_WORLD.allReduce(compiling, 1, MPI.INT, MPI.MAX);
             if (compiling[0] == 0) {
                 break;
             }
         }
         for (Planned point : plan) {
-            Intracomm comm = communicators.computeIfAbsent(forcing(point), k -> forced(point));
+            Intracomm comm = communicators.computeIfAbsent(forcing(point), k -> forced(component, point));
             boolean large = point.size() > LARGE;
             String outcome;
             try {
@@ -122,10 +129,10 @@ public final class TunePoints {
     }
 
     /** A duplicate of MPI_COMM_WORLD whose info keys force the point's configuration, errors returned. */
-    private static Intracomm forced(Planned point) {
+    private static Intracomm forced(Component component, Planned point) {
         try {
             Info info = new Info();
-            for (Map.Entry<String, String> hint : point.config().hints(point.collective()).entrySet()) {
+            for (Map.Entry<String, String> hint : component.hints(point.collective(), point.config()).entrySet()) {
                 info.set(hint.getKey(), hint.getValue());
             }
             Intracomm comm = MPI.COMM_WORLD.dupWithInfo(info);

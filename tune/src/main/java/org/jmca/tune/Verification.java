@@ -55,8 +55,9 @@ record Verification(List<Row> rows) {
         return rows.stream().filter(r -> r.verdict() == Verdict.LOSES).toList();
     }
 
-    void print(PrintStream out) {
-        out.printf("%-22s %5s %8s %12s %12s %8s %6s  %s%n", "collective", "ranks", "size", "fixed (us)", "table (us)",
+    /** The rows, a summary, and each loss; {@code own} names what the table is compared with ("fixed rules"). */
+    void print(PrintStream out, String own) {
+        out.printf("%-22s %5s %8s %12s %12s %8s %6s  %s%n", "collective", "ranks", "size", "without (us)", "with (us)",
                 "speedup", "noise", "verdict");
         for (Row r : rows) {
             out.printf("%-22s %5d %8s %12.2f %12.2f %8.2f %5.0f%%  %s%n", r.collective().configName(), r.ranks(),
@@ -65,10 +66,10 @@ record Verification(List<Row> rows) {
         }
         long faster = rows.stream().filter(r -> r.verdict() == Verdict.FASTER).count();
         double worst = rows.stream().mapToDouble(r -> r.table() / r.fixed()).max().orElse(1);
-        out.printf("the table: faster at %d of %d points beyond the noise, slower at %d; at worst %.2fx the fixed"
-                + " rules' time%n", faster, rows.size(), losses().size(), worst);
+        out.printf("with it: faster at %d of %d points beyond the noise, slower at %d; at worst %.2fx the time with"
+                + " the %s alone%n", faster, rows.size(), losses().size(), worst, own);
         for (Row r : losses()) {
-            out.printf("jmca-tune: the table LOSES: %s on %d ranks at %s: %.2f us against %.2f us (noise %.0f%%)%n",
+            out.printf("jmca-tune: it LOSES: %s on %d ranks at %s: %.2f us against %.2f us (noise %.0f%%)%n",
                     r.collective().configName(), r.ranks(), Sizes.format(r.size()), r.table(), r.fixed(),
                     100 * r.noise());
         }

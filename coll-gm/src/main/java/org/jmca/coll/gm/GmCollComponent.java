@@ -102,7 +102,8 @@ public final class GmCollComponent implements CollComponent {
         }
         GmComm comm = new GmComm(communicator.name(), communicator.rank(), size, communicator.contextId(), nodes,
                 jobRanks);
-        return CollOffer.of(new GmCollModule(engine(nic, communicator.progressEngine()), communicator, comm, map()));
+        return CollOffer.of(new GmCollModule(engine(nic, communicator.progressEngine()), communicator, comm,
+                map().forcedBy(communicator)));
     }
 
     private synchronized GmEngine engine(GmNic nic, ProgressEngine progress) {

@@ -24,6 +24,7 @@ import java.util.stream.Collectors;
 import org.jmca.coll.base.Algorithm;
 import org.jmca.coll.base.Algorithms;
 import org.jmca.mca.McaException;
+import org.jmca.mca.coll.CollCommunicator;
 import org.jmca.mca.coll.CollFunction;
 import org.jmca.mca.param.ParamType;
 
@@ -92,6 +93,44 @@ final class SelectionMap {
 
     String source() {
         return source;
+    }
+
+    /** The info key that forces {@code function}'s algorithm on one communicator: {@code coll_gm_bcast}. */
+    static String hintKey(CollFunction function) {
+        return "coll_gm_" + function.id();
+    }
+
+    /**
+     * This map for {@code communicator}: each collective whose info key ({@link #hintKey}) it has
+     * takes that key's one rule, {@code ALG[:SEGMENT[:FANOUT]]} ("pipeline:64k"), a JMCA extension
+     * with which one job measures every algorithm side by side ({@code jmca-tune --component gm}).
+     *
+     * @throws McaException naming the key, its value and the communicator, for a value that is wrong
+     */
+    SelectionMap forcedBy(CollCommunicator communicator) {
+        Map<CollFunction, List<Rule>> forced = new EnumMap<>(rules);
+        for (CollFunction function : CollFunction.values()) {
+            String value = communicator.hint(hintKey(function));
+            if (value != null) {
+                forced.put(function, List.of(forcedRule(function, value, communicator.name())));
+            }
+        }
+        return forced.equals(rules) ? this : new SelectionMap(forced, source + ", forced by info keys");
+    }
+
+    private static Rule forcedRule(CollFunction function, String value, String communicator) {
+        String[] parts = value.split(":", 3);
+        String where = "info key " + hintKey(function) + "=" + value + " of " + communicator;
+        if (!names(function).contains(parts[0])) {
+            throw new McaException(where + ": " + function.id() + " has no algorithm '" + parts[0] + "'; it has "
+                    + String.join(", ", names(function)) + " (the value is ALG[:SEGMENT[:FANOUT]])");
+        }
+        try {
+            return new Rule(1, 0, parts[0], parts.length > 1 ? ParamType.SIZE.parse(parts[1]) : 0,
+                    parts.length > 2 ? ParamType.INT.parse(parts[2]) : 0, where);
+        } catch (IllegalArgumentException e) {
+            throw new McaException(where + ": " + e.getMessage() + " (the value is ALG[:SEGMENT[:FANOUT]])");
+        }
     }
 
     /** The rule for {@code function} on {@code size} ranks and messages of {@code bytes} bytes. */

@@ -83,4 +83,53 @@ class SelectionMapTest {
         assertThatThrownBy(() -> SelectionMap.load(file)).isInstanceOf(McaException.class)
                 .hasMessageStartingWith(file + ":" + line + ": ").hasMessageContaining(reason);
     }
+
+    private static org.jmca.mca.coll.CollCommunicator communicator(java.util.Map<String, String> hints) {
+        return new org.jmca.mca.coll.CollCommunicator() {
+            @Override
+            public int rank() {
+                return 0;
+            }
+
+            @Override
+            public int size() {
+                return 4;
+            }
+
+            @Override
+            public String name() {
+                return "COMM_B";
+            }
+
+            @Override
+            public String hint(String key) {
+                return hints.get(key);
+            }
+
+            @Override
+            public org.jmca.mca.pml.PmlRequest isend(java.lang.foreign.MemorySegment data, int dest, int tag) {
+                throw new AssertionError();
+            }
+
+            @Override
+            public org.jmca.mca.pml.PmlRequest irecv(java.lang.foreign.MemorySegment buffer, int source, int tag) {
+                throw new AssertionError();
+            }
+        };
+    }
+
+    @Test
+    void anInfoKeyForcesItsCollectiveOnOneCommunicator() {
+        SelectionMap shipped = SelectionMap.load(null);
+        SelectionMap forced = shipped.forcedBy(communicator(java.util.Map.of("coll_gm_bcast", "pipeline:64k")));
+
+        SelectionMap.Rule rule = forced.choose(CollFunction.BCAST, 4, 8);
+        assertThat(rule.alg()).isEqualTo("pipeline");
+        assertThat(rule.segment()).isEqualTo(65536);
+        assertThat(forced.choose(CollFunction.ALLREDUCE, 4, 8)).isEqualTo(shipped.choose(CollFunction.ALLREDUCE, 4, 8));
+        assertThat(shipped.forcedBy(communicator(java.util.Map.of()))).isSameAs(shipped);
+        assertThatThrownBy(() -> shipped.forcedBy(communicator(java.util.Map.of("coll_gm_bcast", "fastest"))))
+                .isInstanceOf(McaException.class)
+                .hasMessageStartingWith("info key coll_gm_bcast=fastest of COMM_B: bcast has no algorithm 'fastest'");
+    }
 }

@@ -11,14 +11,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * bin/jmca-tune as a user runs it: a short tuning run on 2 ranks over sm (two collectives, three
+ * bin/jmca-tune as a user runs it: a short tuning run on 2 ranks over sm (two collectives, two
  * sizes, one round, few iterations) whose table loads in jmpirun and jmca-info --coll-rules, with
  * its plots and its verification; a run cut short and resumed measures only what was missing; bad
  * input is named.
  */
 class JmcaTuneCommandTest {
-    private static final String[] SHORT = {"--coll", "allreduce,bcast", "--np", "2", "--sizes", "8,1k,64k",
-        "--segsizes", "0", "--rounds", "1", "--iterations", "20,5,5,2", "--mca", "btl", "self,sm"};
+    private static final String[] SHORT = {"--coll", "allreduce,bcast", "--np", "2", "--sizes", "8,64k",
+        "--segsizes", "0", "--rounds", "1", "--iterations", "20,5,5,2", "--jit-warmup", "20", "--mca", "btl", "self,sm"};
 
     @TempDir
     Path home;
@@ -46,19 +46,19 @@ class JmcaTuneCommandTest {
         assertThat(Files.readString(rules)).startsWith("rule-file-version-2\n# A rules table for coll/tuned, made by"
                 + " jmca-tune");
         assertThat(Files.readString(home.resolve("t.conf"))).contains("collectives: {", "allreduce: [", "bcast: [");
-        // 3 sizes of allreduce (the fixed rules and 6 algorithms) and of bcast (the fixed rules and 9): 51 points
+        // 2 sizes of allreduce (the fixed rules and 6 algorithms) and of bcast (the fixed rules and 9): 34 points
         List<String> measured = points(home.resolve("t.csv"));
-        assertThat(measured).hasSize(51);
+        assertThat(measured).hasSize(34);
         assertThat(measured).as("every point measured, none failed").allMatch(l -> l.endsWith(",")
                 && !l.split(",", -1)[5].isEmpty());
         assertThat(tuned.err()).contains("allreduce on 2 ranks:", "bcast on 2 ranks:", "verdict",
-                "the table: faster at");
-        for (String plot : List.of("allreduce-2ranks.png", "bcast-2ranks.png")) {
+                "with it: faster at");
+        for (String plot : List.of("allreduce-2ranks.png", "bcast-2ranks.png")) { // each a PNG
             byte[] png = Files.readAllBytes(home.resolve("t-plots").resolve(plot));
             assertThat(png).as(plot).startsWith(0x89, 'P', 'N', 'G');
         }
         assertThat(points(home.resolve("t-verify.csv"))).as("table and fixed rules, each at every point")
-                .hasSize(2 * (3 + 3));
+                .hasSize(2 * (2 + 2));
 
         Jmca.Result info = jmca.run("jmca-info", "--coll-rules", rules.toString());
         assertThat(info.status()).as(info.out() + info.err()).isZero();
@@ -73,13 +73,36 @@ class JmcaTuneCommandTest {
         Files.write(csv, lines.subList(0, lines.size() - 10));
         Jmca.Result resumed = jmca.run("jmca-tune", with("--out", prefix.toString(), "--resume"));
         assertThat(resumed.status()).as(resumed.err()).isIn(0, 3);
-        assertThat(resumed.err()).contains("10/10 points (resumed)").doesNotContain("/51 points");
-        assertThat(points(csv)).hasSize(51);
+        assertThat(resumed.err()).contains("10/10 points (resumed)").doesNotContain("/34 points");
+        assertThat(points(csv)).hasSize(34);
 
         Jmca.Result other = jmca.run("jmca-tune", "--coll", "allreduce", "--np", "2", "--sizes", "8", "--out",
                 prefix.toString(), "--resume");
         assertThat(other.status()).isEqualTo(2);
         assertThat(other.err()).contains("--resume: " + csv + " was measured with other settings");
+    }
+
+    @Test
+    void collGmsSelectionMapIsTunedTheSameWayAndJmpirunTakesIt() throws IOException {
+        Jmca jmca = new Jmca(home);
+        Path prefix = home.resolve("gm");
+        Jmca.Result tuned = jmca.run("jmca-tune", "--component", "gm", "--coll", "bcast", "--np", "2",
+                "--sizes", "8,64k", "--segsizes", "0", "--rounds", "1", "--iterations", "20,5,5,2", "--jit-warmup", "20",
+                "--mca", "btl", "self,gm", "--mca", "btl_gm_device", "emulated", "--out", prefix.toString());
+
+        assertThat(tuned.status()).as(tuned.err()).isIn(0, 3);
+        assertThat(tuned.err()).contains("bcast on 2 ranks:", "shipped map", "with it: faster at");
+        String map = Files.readString(home.resolve("gm.conf"));
+        assertThat(map).startsWith("# A selection map for coll/gm, made by jmca-tune")
+                .contains("bcast = [\n  { comm_size_min = 2, msg_size_min = 0, alg = ");
+        assertThat(points(home.resolve("gm.csv"))).as("every point measured").allMatch(l -> l.endsWith(","));
+
+        Jmca.Result job = jmca.run("jmpirun", "-np", "2", "--mca", "btl", "self,gm", "--mca", "btl_gm_device",
+                "emulated", "--mca", "coll_gm_selection_map", home.resolve("gm.conf").toString(), "--mca",
+                "coll_base_verbose", "1", "-cp", Jmca.ROOT.resolve("examples/target/jmca-examples.jar").toString(),
+                "examples.Pi");
+        assertThat(job.status()).as(job.err()).isZero();
+        assertThat(job.err()).contains("selection map " + home.resolve("gm.conf"));
     }
 
     @Test
