@@ -85,37 +85,7 @@ class SelectionMapTest {
     }
 
     private static org.jmca.mca.coll.CollCommunicator communicator(java.util.Map<String, String> hints) {
-        return new org.jmca.mca.coll.CollCommunicator() {
-            @Override
-            public int rank() {
-                return 0;
-            }
-
-            @Override
-            public int size() {
-                return 4;
-            }
-
-            @Override
-            public String name() {
-                return "COMM_B";
-            }
-
-            @Override
-            public String hint(String key) {
-                return hints.get(key);
-            }
-
-            @Override
-            public org.jmca.mca.pml.PmlRequest isend(java.lang.foreign.MemorySegment data, int dest, int tag) {
-                throw new AssertionError();
-            }
-
-            @Override
-            public org.jmca.mca.pml.PmlRequest irecv(java.lang.foreign.MemorySegment buffer, int source, int tag) {
-                throw new AssertionError();
-            }
-        };
+        return org.jmca.mca.contract.TestCommunicator.of("COMM_B", 4, hints);
     }
 
     @Test

@@ -20,6 +20,7 @@ import org.jmca.mca.coll.CollFunction;
 import org.jmca.mca.coll.CollModule;
 import org.jmca.mca.coll.CollRequest;
 import org.jmca.mca.coll.Reduction;
+import org.jmca.mca.contract.TestCommunicator;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -61,32 +62,7 @@ class InterCollModuleTest {
     @Test
     void declinesIntracommunicatorsAndServesEveryFunctionMpiDefinesBetweenGroups() {
         InterCollComponent component = new InterCollComponent();
-        CollCommunicator intra = new CollCommunicator() {
-            @Override
-            public int rank() {
-                return 0;
-            }
-
-            @Override
-            public int size() {
-                return 2;
-            }
-
-            @Override
-            public String name() {
-                return "intra";
-            }
-
-            @Override
-            public org.jmca.mca.pml.PmlRequest isend(MemorySegment data, int dest, int tag) {
-                throw new AssertionError();
-            }
-
-            @Override
-            public org.jmca.mca.pml.PmlRequest irecv(MemorySegment buffer, int source, int tag) {
-                throw new AssertionError();
-            }
-        };
+        CollCommunicator intra = TestCommunicator.of("intra", 2, java.util.Map.of());
         assertThat(component.servesIntercommunicators()).isTrue();
         assertThat(component.query(intra).accepted()).isFalse();
         assertThat(component.query(intra).reason()).isEqualTo("intercommunicators only");

@@ -3,58 +3,22 @@ package org.jmca.coll.tuned;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.Map;
 import org.jmca.mca.McaException;
-import org.jmca.mca.coll.CollCommunicator;
 import org.jmca.mca.coll.CollFunction;
 import org.jmca.mca.coll.CollModule;
+import org.jmca.mca.contract.TestCommunicator;
 import org.jmca.mca.param.ParameterRegistry;
-import org.jmca.mca.pml.PmlRequest;
 import org.junit.jupiter.api.Test;
 
 /** The info key coll_tuned_&lt;coll&gt; forces one communicator's algorithm, and names itself when wrong. */
 class CommunicatorForcingTest {
 
-    private static CollCommunicator communicator(Map<String, String> hints) {
-        return new CollCommunicator() {
-            @Override
-            public int rank() {
-                return 0;
-            }
-
-            @Override
-            public int size() {
-                return 4;
-            }
-
-            @Override
-            public String name() {
-                return "COMM_A";
-            }
-
-            @Override
-            public String hint(String key) {
-                return hints.get(key);
-            }
-
-            @Override
-            public PmlRequest isend(MemorySegment data, int dest, int tag) {
-                throw new AssertionError();
-            }
-
-            @Override
-            public PmlRequest irecv(MemorySegment buffer, int source, int tag) {
-                throw new AssertionError();
-            }
-        };
-    }
-
     private static CollModule module(Map<String, String> hints) {
         TunedCollComponent component = new TunedCollComponent();
         component.registerParameters(new ParameterRegistry(List.of()).prefixed("coll_tuned"));
-        return component.query(communicator(hints)).module();
+        return component.query(TestCommunicator.of("COMM_A", 4, hints)).module();
     }
 
     @Test

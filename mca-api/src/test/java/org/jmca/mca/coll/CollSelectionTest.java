@@ -3,13 +3,13 @@ package org.jmca.mca.coll;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.jmca.mca.McaException;
-import org.jmca.mca.pml.PmlRequest;
+import org.jmca.mca.contract.TestCommunicator;
 import org.junit.jupiter.api.Test;
 
 /** How a communicator's table is built, for intracommunicators and intercommunicators. */
@@ -71,37 +71,7 @@ class CollSelectionTest {
     };
 
     private static CollCommunicator communicator(boolean inter) {
-        return new CollCommunicator() {
-            @Override
-            public int rank() {
-                return 0;
-            }
-
-            @Override
-            public int size() {
-                return 2;
-            }
-
-            @Override
-            public boolean isInter() {
-                return inter;
-            }
-
-            @Override
-            public String name() {
-                return inter ? "the intercommunicator" : "the intracommunicator";
-            }
-
-            @Override
-            public PmlRequest isend(MemorySegment data, int dest, int tag) {
-                throw new AssertionError();
-            }
-
-            @Override
-            public PmlRequest irecv(MemorySegment buffer, int source, int tag) {
-                throw new AssertionError();
-            }
-        };
+        return new TestCommunicator(inter ? "the intercommunicator" : "the intracommunicator", 2, inter, Map.of());
     }
 
     private static final List<CollSelection.Candidate> BOTH = List.of(new CollSelection.Candidate(WITHIN, 10),
