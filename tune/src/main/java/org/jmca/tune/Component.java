@@ -85,8 +85,14 @@ enum Component {
                 : algorithm + ", " + ParamType.SIZE.format(config.segmentSize()) + " segments";
     }
 
-    /** The info key and value that force {@code config} on a communicator (none for the component's own choice). */
+    /**
+     * The info keys that force {@code config} on a communicator: an algorithm; coll/tuned's fixed
+     * rules even in a job given a table; nothing for the table or coll/gm's shipped map.
+     */
     Map<String, String> hints(TunedCollective collective, Config config) {
+        if (this == TUNED && config.isFixed()) {
+            return Map.of("coll_tuned_use_dynamic_rules", "false"); // the fixed rules, whatever table the job has
+        }
         if (config.algorithm() <= 0) {
             return Map.of();
         }

@@ -37,14 +37,20 @@ final class Decisions {
     private Decisions() {
     }
 
-    /** The median and the relative half-spread ((max - min) / 2 / median) of a point's rounds. */
+    /**
+     * The median of a point's values and their noise: the relative half-spread of the values once
+     * the lowest and highest quarter are set aside ((v[n-1-n/4] - v[n/4]) / 2 / median), which for
+     * up to 3 values is the whole range. One job in a few runs several times slower on this 2-core
+     * machine, and the whole range would let that one outlier silence every decision.
+     */
     record Summary(double median, double noise) {
         static Summary of(double[] values) {
             double[] sorted = values.clone();
             Arrays.sort(sorted);
             int n = sorted.length;
             double median = n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-            return new Summary(median, median > 0 ? (sorted[n - 1] - sorted[0]) / 2 / median : 0);
+            double spread = sorted[n - 1 - n / 4] - sorted[n / 4];
+            return new Summary(median, median > 0 ? spread / 2 / median : 0);
         }
     }
 

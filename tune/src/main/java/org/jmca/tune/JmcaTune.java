@@ -105,6 +105,11 @@ public final class JmcaTune implements Callable<Integer> {
             description = "Only verify FILE (a rules table) against the fixed rules, in --rounds interleaved rounds.")
     Path verifyOnly;
 
+    @Option(names = "--verify-repeats", defaultValue = "3", paramLabel = "N",
+            description = "In a verification of a coll/tuned table, how often each round times each point with and"
+                    + " without it, alternating which goes first (default: ${DEFAULT-VALUE}).")
+    int verifyRepeats;
+
     @Option(names = "--stall", defaultValue = "120", paramLabel = "SECONDS",
             description = "A point that gives no result in this long is stopped and recorded as failed (default: ${DEFAULT-VALUE}).")
     long stallSeconds;
@@ -377,36 +382,53 @@ public final class JmcaTune implements Callable<Integer> {
 
     // ---- verification ---------------------------------------------------------------------------
 
-    /** Jobs with the table and without it, interleaved; the speedup per point; 3 if the table loses beyond the noise. */
+    /**
+     * The table against the component's own choice, {@code --rounds} times, each point with the
+     * speedup and a verdict; 3 if the table loses anywhere beyond the noise. coll/tuned's check
+     * runs in one job per round and communicator size, given the table as a user gives it: each
+     * point is timed on two communicators one after the other (one told to keep to the fixed
+     * rules), {@code --verify-repeats} times, which goes first alternating. The job's own state,
+     * which on 2 cores varies several times over from job to job, then falls on both alike.
+     * coll/gm's map cannot be left aside by one communicator, so its check pairs a job with the map
+     * and one without, A B then B A.
+     */
     private int verify(TuneJobs jobs, Settings settings, Path table) {
         Path csv = Path.of(out + "-verify.csv");
         MeasurementFile file = MeasurementFile.create(csv, "verify " + table + " " + settings.describe());
         List<String> withTable = List.of("--mca", component.tableParameter, table.toString());
-        int total = 0;
-        Map<Integer, List<TunePoints.Planned>> plans = new LinkedHashMap<>();
-        for (int ranks : settings.ranks()) {
-            List<TunePoints.Planned> plan = new ArrayList<>();
-            for (TunedCollective collective : settings.collectives()) {
-                for (long size : sizesOf(collective, settings.sizes())) {
-                    plan.add(new TunePoints.Planned(plan.size(), collective, Config.FIXED, size));
-                }
-            }
-            plans.put(ranks, plan);
-            total += 2 * plan.size() * settings.rounds();
+        boolean sideBySide = component == Component.TUNED;
+        if (verifyRepeats < 1) {
+            throw new IllegalArgumentException("--verify-repeats " + verifyRepeats + ": at least 1");
         }
+        int repeats = sideBySide ? verifyRepeats : 1;
+        int total = 2 * repeats * plan(settings, List.of(Config.FIXED)).size() * settings.ranks().size()
+                * settings.rounds();
         err.println("jmca-tune: verifying " + table + " against the " + component.ownChoice + ", " + settings.rounds()
                 + " interleaved rounds");
         Progress progress = new Progress(err, total, "");
         for (int round = 1; round <= settings.rounds(); round++) {
             int r = round;
+            List<Config> order = round % 2 == 1 ? List.of(Config.TABLE, Config.FIXED) : List.of(Config.FIXED, Config.TABLE);
             for (int ranks : settings.ranks()) {
-                for (boolean tabled : new boolean[] {round % 2 == 1, round % 2 == 0}) { // A B, then B A
-                    Config config = tabled ? Config.TABLE : Config.FIXED;
-                    jobs.run(ranks, plans.get(ranks), tabled ? withTable : List.of(), outcome -> {
-                        file.append(new Measurement(r, outcome.point().collective(), ranks, config,
+                if (sideBySide) {
+                    List<Config> pairs = new ArrayList<>();
+                    for (int i = 0; i < repeats; i++) { // A B, B A, A B ...
+                        pairs.addAll(i % 2 == 0 ? order : order.reversed());
+                    }
+                    jobs.run(ranks, plan(settings, pairs), withTable, outcome -> {
+                        file.append(new Measurement(r, outcome.point().collective(), ranks, outcome.point().config(),
                                 outcome.point().size(), outcome.micros(), outcome.error()));
                         progress.step();
                     });
+                    continue;
+                }
+                for (Config config : order) {
+                    jobs.run(ranks, plan(settings, List.of(config)), config.equals(Config.TABLE) ? withTable : List.of(),
+                            outcome -> {
+                                file.append(new Measurement(r, outcome.point().collective(), ranks, config,
+                                        outcome.point().size(), outcome.micros(), outcome.error()));
+                                progress.step();
+                            });
                 }
             }
         }
@@ -414,5 +436,18 @@ public final class JmcaTune implements Callable<Integer> {
         Verification verification = Verification.of(file.read(), minNoise);
         verification.print(err, component.ownChoice);
         return verification.losses().isEmpty() ? 0 : 3;
+    }
+
+    /** Every collective and size of the run, each with {@code configs} one after the other. */
+    private static List<TunePoints.Planned> plan(Settings settings, List<Config> configs) {
+        List<TunePoints.Planned> plan = new ArrayList<>();
+        for (TunedCollective collective : settings.collectives()) {
+            for (long size : sizesOf(collective, settings.sizes())) {
+                for (Config config : configs) {
+                    plan.add(new TunePoints.Planned(plan.size(), collective, config, size));
+                }
+            }
+        }
+        return plan;
     }
 }

@@ -75,9 +75,11 @@ class DecisionsPropertyTest {
         return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
     }
 
+    /** Half the spread of the values without their lowest and highest quarter, relative to the median. */
     private static double halfSpread(List<Double> values) {
         double[] v = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-        return (v[v.length - 1] - v[0]) / 2 / median(values);
+        int quarter = v.length / 4;
+        return (v[v.length - 1 - quarter] - v[quarter]) / 2 / median(values);
     }
 
     private static List<Double> rounds(List<Measurement> all, int ranks, Config config, long size) {

@@ -6,6 +6,7 @@ import java.util.Map;
 import org.jmca.coll.tuned.rules.RulesFiles;
 import org.jmca.coll.tuned.rules.RulesTable;
 import org.jmca.coll.tuned.rules.TunedCollective;
+import org.jmca.mca.McaException;
 import org.jmca.mca.coll.CollCommunicator;
 import org.jmca.mca.coll.CollComponent;
 import org.jmca.mca.coll.CollOffer;
@@ -75,6 +76,15 @@ public final class TunedCollComponent implements CollComponent {
         boolean dynamic = useDynamicRules.get();
         if (!dynamic) {
             warnIfIgnored();
+        }
+        String own = communicator.hint(useDynamicRules.name());
+        if (own != null) { // this communicator's own say: a JMCA extension, as coll_tuned_<coll> is
+            try {
+                dynamic &= ParamType.BOOL.parse(own);
+            } catch (IllegalArgumentException e) {
+                throw new McaException("info key " + useDynamicRules.name() + "=" + own + " of " + communicator.name()
+                        + ": " + e.getMessage());
+            }
         }
         Map<TunedCollective, ForcedAlgorithm.Snapshot> snapshot = new EnumMap<>(TunedCollective.class);
         forced.forEach((collective, params) -> snapshot.put(collective, params.snapshot(communicator)));
