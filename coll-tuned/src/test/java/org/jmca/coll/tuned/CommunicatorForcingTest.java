@@ -12,7 +12,10 @@ import org.jmca.mca.contract.TestCommunicator;
 import org.jmca.mca.param.ParameterRegistry;
 import org.junit.jupiter.api.Test;
 
-/** The info key coll_tuned_&lt;coll&gt; forces one communicator's algorithm, and names itself when wrong. */
+/**
+ * The info key coll_tuned_&lt;coll&gt; forces one communicator's algorithm, coll_tuned_use_dynamic_rules=false
+ * keeps it to the fixed rules, and each names itself when wrong.
+ */
 class CommunicatorForcingTest {
 
     private static CollModule module(Map<String, String> hints) {
@@ -29,6 +32,16 @@ class CommunicatorForcingTest {
         assertThat(forced.describe(CollFunction.BCAST)).startsWith("forced 6 (binomial) by info key");
         assertThat(forced.describe(CollFunction.REDUCE)).doesNotStartWith("forced");
         assertThat(module(Map.of()).describe(CollFunction.ALLREDUCE)).doesNotStartWith("forced");
+    }
+
+    @Test
+    void aCommunicatorMayKeepToTheFixedRules() {
+        CollModule fixed = module(Map.of("coll_tuned_use_dynamic_rules", "false", "coll_tuned_allreduce", "ring"));
+        assertThat(fixed.describe(CollFunction.ALLREDUCE)).doesNotStartWith("forced");
+        assertThatThrownBy(() -> module(Map.of("coll_tuned_use_dynamic_rules", "perhaps")))
+                .isInstanceOf(McaException.class)
+                .hasMessageStartingWith("info key coll_tuned_use_dynamic_rules=perhaps of COMM_A: 'perhaps' is not a"
+                        + " boolean");
     }
 
     @Test
