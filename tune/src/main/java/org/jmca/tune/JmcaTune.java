@@ -64,7 +64,8 @@ public final class JmcaTune implements Callable<Integer> {
             description = "Segment sizes tried for the segmented algorithms; 0 is none (default: ${DEFAULT-VALUE}).")
     List<String> segmentSizes;
 
-    @Option(names = "--rounds", defaultValue = "3", description = "Rounds of every point, interleaved (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--rounds", defaultValue = "3",
+            description = "Rounds of every point, interleaved (default: ${DEFAULT-VALUE}).")
     int rounds;
 
     @Option(names = "--iterations", split = ",", paramLabel = "N", defaultValue = "1000,200,100,10",
@@ -111,7 +112,8 @@ public final class JmcaTune implements Callable<Integer> {
     int verifyRepeats;
 
     @Option(names = "--stall", defaultValue = "120", paramLabel = "SECONDS",
-            description = "A point that gives no result in this long is stopped and recorded as failed (default: ${DEFAULT-VALUE}).")
+            description = "A point that gives no result in this long is stopped and recorded as failed"
+                    + " (default: ${DEFAULT-VALUE}).")
     long stallSeconds;
 
     private final PrintStream err = System.err;
@@ -174,8 +176,8 @@ public final class JmcaTune implements Callable<Integer> {
     // ---- settings ---------------------------------------------------------------------------
 
     /** What shapes the measurements: a resumed run must have the same. */
-    record Settings(Component component, List<TunedCollective> collectives, List<Integer> ranks, List<Long> sizes, List<Long> segmentSizes,
-                    int rounds, List<String> flags, int[] counts) {
+    record Settings(Component component, List<TunedCollective> collectives, List<Integer> ranks, List<Long> sizes,
+                    List<Long> segmentSizes, int rounds, List<String> flags, int[] counts) {
         String describe() {
             return "--component " + component.id + " --coll "
                     + String.join(",", collectives.stream().map(TunedCollective::configName).toList())

@@ -19,18 +19,19 @@ import org.jmca.coll.tuned.rules.TunedCollective;
  * collective tests do (warm-up calls, then timed calls each after a barrier; each rank's average;
  * rank 0 prints the average over the ranks), on a duplicate of MPI_COMM_WORLD whose info keys
  * force the point's algorithm. Rank 0 prints {@code POINT index micros} or {@code FAILED index
- * why} for each, as it goes.
+ * why} for each, as it goes, and {@code WARMED configuration} as its warm-up goes.
  *
  * <p>Before the first timed point, every configuration of the plan runs {@code JIT_WARMUP} untimed
- * calls at its collective's smallest size and a tenth of that at its largest; then passes at the
+ * calls at its collective's smallest size and a fortieth of that at its largest; then passes at the
  * smallest sizes alone, until one in which no rank's JIT compiled for more than
- * {@value #QUIET_MILLIS} ms, or {@value #MAX_PASSES} passes, or {@value #BUDGET_SECONDS} s. Without it the configurations measured first pay for the JIT's
- * work on what all share, and on 2 cores its compiler threads take the ranks' cores: the same
- * 8-byte allreduce then measured 10 to 70 us in one job's first seconds against 5 after.
+ * {@value #QUIET_MILLIS} ms, or {@value #MAX_PASSES} passes, or {@value #BUDGET_SECONDS} s.
+ * Without it the configurations measured first pay for the JIT's work on what all share, and on 2
+ * cores its compiler threads take the ranks' cores: the same 8-byte allreduce then measured 10 to
+ * 70 us in one job's first seconds against 5 after.
  *
  * <p>Usage: {@code TunePoints COMPONENT PLAN ITERATIONS WARMUP LARGE_ITERATIONS LARGE_WARMUP
- * JIT_WARMUP}; a plan line is {@code index collective config size}. Sizes above 8 KiB take the large counts, as in
- * OSU.
+ * JIT_WARMUP}; a plan line is {@code index collective config size}. Sizes above 8 KiB take the
+ * large counts, as in OSU.
  */
 public final class TunePoints {
     /** OSU's LARGE_MESSAGE_SIZE: from here the smaller iteration counts apply. */
@@ -89,10 +90,14 @@ public final class TunePoints {
                     measure(comm, point, buffers, 0, jitWarmup);
                     if (first) {
                         measure(comm, new Planned(point.index(), point.collective(), point.config(), sizes[1]),
-                                buffers, 0, Math.max(1, jitWarmup / 10));
+                                buffers, 0, Math.max(1, jitWarmup / 40));
                     }
                 } catch (MPIException | RuntimeException e) {
                     // its timed points will fail alike and say why
+                }
+                if (rank == 0) { // a sign of life for jmca-tune's stall limit, which a slow warm-up would reach
+                    System.out.println("WARMED " + forcing(point));
+                    System.out.flush();
                 }
             }
             int[] compiling = {jit.getTotalCompilationTime() - before > QUIET_MILLIS
