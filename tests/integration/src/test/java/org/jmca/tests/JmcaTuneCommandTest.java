@@ -57,8 +57,8 @@ class JmcaTuneCommandTest {
             byte[] png = Files.readAllBytes(home.resolve("t-plots").resolve(plot));
             assertThat(png).as(plot).startsWith(0x89, 'P', 'N', 'G');
         }
-        assertThat(points(home.resolve("t-verify.csv"))).as("table and fixed rules, each at every point")
-                .hasSize(2 * (2 + 2));
+        assertThat(points(home.resolve("t-verify.csv"))).as("table and fixed rules, 3 times each at every point")
+                .hasSize(2 * 3 * (2 + 2));
 
         Jmca.Result info = jmca.run("jmca-info", "--coll-rules", rules.toString());
         assertThat(info.status()).as(info.out() + info.err()).isZero();
