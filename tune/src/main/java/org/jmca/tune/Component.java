@@ -8,7 +8,6 @@ import org.jmca.coll.base.Algorithm;
 import org.jmca.coll.base.Algorithms;
 import org.jmca.coll.gm.GmSelection;
 import org.jmca.coll.tuned.rules.TunedCollective;
-import org.jmca.mca.param.ParamType;
 
 /**
  * The component whose choices a run tunes: coll/tuned (a rules table) or coll/gm (its selection
@@ -82,7 +81,7 @@ enum Component {
         String name = algorithmName(collective, config.algorithm());
         String algorithm = this == TUNED ? config.algorithm() + " " + name : name;
         return config.segmentSize() == 0 ? algorithm
-                : algorithm + ", " + ParamType.SIZE.format(config.segmentSize()) + " segments";
+                : algorithm + ", " + Sizes.format(config.segmentSize()) + " segments";
     }
 
     /**

@@ -2,7 +2,6 @@ package org.jmca.tune;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,6 +15,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 import org.jmca.coll.tuned.rules.RulesFiles;
 import org.jmca.coll.tuned.rules.RulesTable;
 import org.jmca.coll.tuned.rules.RulesWriter;
@@ -341,11 +341,7 @@ public final class JmcaTune implements Callable<Integer> {
         }
         Progress progress = new Progress(err, total, done.isEmpty() ? "" : " (resumed)");
         plans.forEach((round, byRanks) -> byRanks.forEach((ranks, plan) -> jobs.run(ranks, plan, List.of(),
-                outcome -> {
-                    file.append(new Measurement(round, outcome.point().collective(), ranks, outcome.point().config(),
-                            outcome.point().size(), outcome.micros(), outcome.error()));
-                    progress.step();
-                })));
+                recorder(file, round, ranks, progress))));
         progress.finish();
     }
 
@@ -417,20 +413,12 @@ public final class JmcaTune implements Callable<Integer> {
                     for (int i = 0; i < repeats; i++) { // A B, B A, A B ...
                         pairs.addAll(i % 2 == 0 ? order : order.reversed());
                     }
-                    jobs.run(ranks, plan(settings, pairs), withTable, outcome -> {
-                        file.append(new Measurement(r, outcome.point().collective(), ranks, outcome.point().config(),
-                                outcome.point().size(), outcome.micros(), outcome.error()));
-                        progress.step();
-                    });
+                    jobs.run(ranks, plan(settings, pairs), withTable, recorder(file, r, ranks, progress));
                     continue;
                 }
                 for (Config config : order) {
                     jobs.run(ranks, plan(settings, List.of(config)), config.equals(Config.TABLE) ? withTable : List.of(),
-                            outcome -> {
-                                file.append(new Measurement(r, outcome.point().collective(), ranks, config,
-                                        outcome.point().size(), outcome.micros(), outcome.error()));
-                                progress.step();
-                            });
+                            recorder(file, r, ranks, progress));
                 }
             }
         }
@@ -438,6 +426,15 @@ public final class JmcaTune implements Callable<Integer> {
         Verification verification = Verification.of(file.read(), minNoise);
         verification.print(err, component.ownChoice);
         return verification.losses().isEmpty() ? 0 : 3;
+    }
+
+    /** Appends each outcome of a job on {@code ranks} ranks in {@code round} to {@code file}, and counts it. */
+    private static Consumer<TuneJobs.Outcome> recorder(MeasurementFile file, int round, int ranks, Progress progress) {
+        return outcome -> {
+            file.append(new Measurement(round, outcome.point().collective(), ranks, outcome.point().config(),
+                    outcome.point().size(), outcome.micros(), outcome.error()));
+            progress.step();
+        };
     }
 
     /** Every collective and size of the run, each with {@code configs} one after the other. */

@@ -24,13 +24,17 @@ record Verification(List<Row> rows) {
         }
     }
 
+    /** A point of the verification, whichever side measured it. */
+    private record Point(TunedCollective collective, int ranks, long size) {
+    }
+
     static Verification of(List<Measurement> measurements, double minNoise) {
-        Map<List<Object>, List<Double>> fixed = new LinkedHashMap<>();
-        Map<List<Object>, List<Double>> table = new LinkedHashMap<>();
+        Map<Point, List<Double>> fixed = new LinkedHashMap<>();
+        Map<Point, List<Double>> table = new LinkedHashMap<>();
         for (Measurement m : measurements) {
             if (!m.failed()) {
                 (m.config().equals(Config.TABLE) ? table : fixed)
-                        .computeIfAbsent(List.of(m.collective(), m.ranks(), m.size()), k -> new ArrayList<>())
+                        .computeIfAbsent(new Point(m.collective(), m.ranks(), m.size()), k -> new ArrayList<>())
                         .add(m.micros());
             }
         }
@@ -45,8 +49,7 @@ record Verification(List<Row> rows) {
             double noise = Math.max(minNoise, Math.max(f.noise(), t.noise()));
             Verdict verdict = t.median() < f.median() * (1 - noise) ? Verdict.FASTER
                     : t.median() > f.median() * (1 + noise) ? Verdict.LOSES : Verdict.SAME;
-            rows.add(new Row((TunedCollective) key.get(0), (Integer) key.get(1), (Long) key.get(2), f.median(),
-                    t.median(), noise, verdict));
+            rows.add(new Row(key.collective(), key.ranks(), key.size(), f.median(), t.median(), noise, verdict));
         });
         return new Verification(List.copyOf(rows));
     }
