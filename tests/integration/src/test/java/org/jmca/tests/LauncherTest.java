@@ -45,9 +45,28 @@ class LauncherTest {
         }
     }
 
-    /** Issue 33: what a jmpirun killed with SIGKILL could not remove, the next jmpirun removes. */
+    /** Issue 36: a jmpirun killed with SIGKILL leaves nothing: its ranks end, and its reaper removes the session directory. */
     @Test
-    void theNextJobRemovesTheSessionDirectoryOfAJmpirunKilledWithSigkill() throws Exception {
+    void aJmpirunKilledWithSigkillLeavesNoRankAndNoSessionDirectory() throws Exception {
+        KilledJob killed = killJmpirun(false);
+        LiveJob.until(() -> Files.notExists(killed.session()), () -> killed.session() + " is still there");
+    }
+
+    /** Issue 33: where the reaper was killed too, the next jmpirun removes what the killed one left. */
+    @Test
+    void theNextJobRemovesTheSessionDirectoryOfAJmpirunKilledWithSigkillWithItsReaper() throws Exception {
+        KilledJob killed = killJmpirun(true);
+        assertThat(killed.session()).as("the session directory of a jmpirun killed with its reaper").exists();
+        Jmca.Result next = new Jmca(home).mpirun(1, "OneAllreduce", List.of(), "4");
+        assertThat(next.status()).as(next.err()).isZero();
+        assertThat(killed.session()).as("the killed jmpirun's session directory").doesNotExist();
+    }
+
+    private record KilledJob(Path session) {
+    }
+
+    /** Starts 2 waiting ranks, kills jmpirun (and its reaper first if asked) with SIGKILL, and waits for the ranks to end. */
+    private KilledJob killJmpirun(boolean reaperToo) throws Exception {
         Path session;
         List<Long> ranks;
         try (LiveJob job = new LiveJob(new Jmca(home).start(jmpirun("-np", "2", "-cp", Jmca.PROGRAMS.toString(),
@@ -59,6 +78,13 @@ class LauncherTest {
                 session = entries.filter(p -> p.getFileName().toString().startsWith(prefix)).findFirst()
                         .orElseThrow(() -> new AssertionError("no session directory " + prefix + "* in /dev/shm"));
             }
+            if (reaperToo) {
+                ProcessHandle reaper = job.process.children().filter(child -> child.info().arguments()
+                        .map(a -> List.of(a).contains(session.toString())).orElse(false)).findFirst()
+                        .orElseThrow(() -> new AssertionError("no reaper of " + session + " among jmpirun's children"));
+                reaper.destroyForcibly();
+                reaper.onExit().join();
+            }
             new ProcessBuilder("kill", "-KILL", String.valueOf(job.process.pid())).start().waitFor();
             job.process.waitFor();
         }
@@ -66,9 +92,7 @@ class LauncherTest {
             ProcessHandle.of(pid).ifPresent(rank -> rank.onExit().orTimeout(30, java.util.concurrent.TimeUnit.SECONDS)
                     .join());
         }
-        Jmca.Result next = new Jmca(home).mpirun(1, "OneAllreduce", List.of(), "4");
-        assertThat(next.status()).as(next.err()).isZero();
-        assertThat(session).as("the killed jmpirun's session directory").doesNotExist();
+        return new KilledJob(session);
     }
 
     /** Sends SIGUSR1, then SIGUSR2, to jmpirun and waits until each of the {@code size} ranks printed that it got them. */
