@@ -331,7 +331,11 @@ public final class Launcher implements Callable<Integer> {
             String failure = failures.poll();
             RankExit exit = failure != null ? null : exits.poll(50, TimeUnit.MILLISECONDS);
             if (failure == null && System.nanoTime() > deadline) {
-                return stop(ranks, remotes, "the job ran longer than --timeout " + options.timeout + " s", TIMED_OUT);
+                List<String> stopped = ranks.stopped().entrySet().stream()
+                        .map(r -> where(r.getKey(), r.getValue(), hosts, rankHost)).toList();
+                return stop(ranks, remotes, "the job ran longer than --timeout " + options.timeout + " s" + (stopped.isEmpty()
+                        ? "" : ": " + String.join(", ", stopped) + (stopped.size() == 1 ? " was" : " were")
+                        + " stopped by a signal"), TIMED_OUT);
             }
             if (failure == null && cancelled) {
                 return stop(ranks, remotes, "the job was cancelled", CANCELLED);
@@ -389,7 +393,11 @@ public final class Launcher implements Callable<Integer> {
     }
 
     private static String where(RankExit exit, boolean hosts, String[] rankHost) {
-        return "rank " + exit.rank() + (hosts ? " on host " + rankHost[exit.rank()] : "") + " (pid " + exit.pid() + ")";
+        return where(exit.rank(), exit.pid(), hosts, rankHost);
+    }
+
+    private static String where(int rank, long pid, boolean hosts, String[] rankHost) {
+        return "rank " + rank + (hosts ? " on host " + rankHost[rank] : "") + " (pid " + pid + ")";
     }
 
     /** The code a rank's abort gave, or {@code otherwise}. */

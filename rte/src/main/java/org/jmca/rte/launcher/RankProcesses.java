@@ -7,6 +7,8 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -55,6 +57,27 @@ final class RankProcesses {
         return processes.get(rank);
     }
 
+    /**
+     * The local ranks whose process is stopped now (state T or t in {@code /proc/PID/stat}: a
+     * SIGSTOP, a SIGTSTP, a debugger): what a job that ran out of time was waiting for,
+     * rank to pid.
+     */
+    synchronized Map<Integer, Long> stopped() {
+        Map<Integer, Long> stopped = new TreeMap<>();
+        processes.forEach((rank, process) -> {
+            try {
+                String stat = Files.readString(Path.of("/proc", String.valueOf(process.pid()), "stat"));
+                char state = stat.charAt(stat.lastIndexOf(')') + 2);
+                if (state == 'T' || state == 't') {
+                    stopped.put(rank, process.pid());
+                }
+            } catch (IOException | RuntimeException e) {
+                // ended meanwhile, or no /proc here: nothing to name
+            }
+        });
+        return stopped;
+    }
+
     private void forward(int rank, InputStream stream, boolean stderr) {
         // A platform thread (see JobServer): it ends at the rank's end of file, leaving no thread in native code.
         forwarders.add(Thread.ofPlatform().daemon().name("jmpirun-" + (stderr ? "stderr" : "stdout") + "-" + rank)
@@ -88,8 +111,12 @@ final class RankProcesses {
         ForwardedSignals.send(processes.values(), name);
     }
 
-    /** Stops every rank still running: SIGTERM, then SIGKILL after {@code graceMillis}. */
+    /**
+     * Stops every rank still running: SIGTERM, then SIGKILL after {@code graceMillis}; a stopped
+     * rank at once with SIGKILL (it would act on SIGTERM only once continued).
+     */
     void stopAll(long graceMillis) {
+        stopped().keySet().forEach(rank -> processes.get(rank).destroyForcibly());
         processes.values().stream().filter(Process::isAlive).forEach(Process::destroy);
         long deadline = System.nanoTime() + graceMillis * 1_000_000;
         for (Process process : processes.values()) {

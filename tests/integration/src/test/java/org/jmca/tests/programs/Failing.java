@@ -13,12 +13,25 @@ import sun.misc.Signal;
  * {@code abort R}: rank R calls abort(3). {@code nofinalize}: rank 1 returns without Finalize (after a barrier).
  * {@code signals FILE}: as {@code wait}, and every rank prints a line for each SIGUSR1 and SIGUSR2 it gets.
  * {@code collectives}: every rank prints its pid and then allreduces 8 bytes and barriers forever.
+ * {@code init}: every rank prints its pid before MPI.Init; rank 1 then sleeps there for ever, the others
+ * wait for it in Init. {@code finalize}: every rank prints its pid after Init; rank 1 then sleeps for
+ * ever, the others wait for it in Finalize.
  */
 public final class Failing {
     private Failing() {
     }
 
     public static void main(String[] args) throws Exception {
+        if (args[0].equals("init")) {
+            int rank = Integer.parseInt(System.getenv("JMCA_RANK"));
+            System.out.println("rank " + rank + " pid " + ProcessHandle.current().pid());
+            if (rank == 1) {
+                Thread.sleep(Long.MAX_VALUE);
+            }
+            MPI.Init(args);
+            MPI.Finalize();
+            return;
+        }
         MPI.Init(args);
         int rank = MPI.COMM_WORLD.getRank();
         if (args[0].equals("throw") || args[0].equals("nofinalize")) {
@@ -81,6 +94,13 @@ public final class Failing {
                     MPI.COMM_WORLD.allReduce(value, 1, MPI.LONG, MPI.SUM);
                     MPI.COMM_WORLD.barrier();
                 }
+            }
+            case "finalize" -> {
+                System.out.println("rank " + rank + " pid " + ProcessHandle.current().pid());
+                if (rank == 1) {
+                    Thread.sleep(Long.MAX_VALUE);
+                }
+                MPI.Finalize();
             }
             default -> throw new IllegalArgumentException(args[0]);
         }

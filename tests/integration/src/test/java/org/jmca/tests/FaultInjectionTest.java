@@ -1,0 +1,173 @@
+package org.jmca.tests;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Faults injected into real jobs at each stage of a rank's life, over each transport: a rank
+ * killed (SIGKILL), a rank stopped (SIGSTOP, a peer that stops reading) in a job with a
+ * {@code --timeout}, and jmpirun itself killed. Each ends as it must (status, a message naming the
+ * rank and the cause) within a bound, and leaves no process and no file in {@code /dev/shm}.
+ *
+ * <p>The suite runs a sample that has every fault, every stage and every transport at least once;
+ * {@code -Djmca.faults=all} runs all of them ({@code bench/fault-matrix}). Each case appends a line
+ * to {@code target/fault-injection.csv}: what, the outcome and how long the job took to end after
+ * the fault.
+ */
+class FaultInjectionTest {
+    /** The limit a stopped rank's job runs under: enough for 3 JVMs to start on a loaded 2-core machine. */
+    private static final int TIMEOUT_SECONDS = 6;
+    private static final Path REPORT = Path.of("target", "fault-injection.csv");
+
+    enum Fault { KILL_RANK, STOP_RANK, KILL_JMPIRUN }
+
+    /** Where rank 1 is when the fault comes; the program's mode of the same name ({@code Failing}). */
+    enum Stage {
+        INIT("init"), COLLECTIVE("collectives"), RENDEZVOUS("stream"), FINALIZE("finalize");
+
+        final String mode;
+
+        Stage(String mode) {
+            this.mode = mode;
+        }
+    }
+
+    enum Transport {
+        SM("self,sm"),
+        TCP("self,tcp", "--mca", "coll", "^sm"),
+        GM("self,gm", "--mca", "btl_gm_device", "emulated", "--mca", "coll", "^sm"),
+        LAPI("self,lapi", "--mca", "btl_lapi_device", "emulated", "--mca", "coll", "^sm"),
+        VERBS("self,verbs", "--mca", "btl_verbs_device", "soft", "--mca", "coll", "^sm");
+
+        final List<String> flags;
+
+        Transport(String btl, String... more) {
+            List<String> all = new ArrayList<>(List.of("--mca", "btl", btl));
+            all.addAll(List.of(more));
+            flags = List.copyOf(all);
+        }
+    }
+
+    /** What the suite runs: each fault, stage and transport at least once. */
+    private static final Set<String> SAMPLE = Set.of(
+            "KILL_RANK INIT SM", "KILL_RANK FINALIZE SM", "KILL_RANK COLLECTIVE TCP", "KILL_RANK RENDEZVOUS GM",
+            "KILL_RANK COLLECTIVE LAPI", "KILL_RANK RENDEZVOUS VERBS", "STOP_RANK COLLECTIVE SM",
+            "STOP_RANK RENDEZVOUS TCP", "KILL_JMPIRUN COLLECTIVE TCP", "KILL_JMPIRUN INIT SM");
+
+    @TempDir
+    Path home;
+
+    static Stream<Arguments> cases() {
+        boolean all = "all".equals(System.getProperty("jmca.faults"));
+        List<Arguments> cases = new ArrayList<>();
+        for (Fault fault : Fault.values()) {
+            for (Stage stage : Stage.values()) {
+                for (Transport transport : Transport.values()) {
+                    if (all || SAMPLE.contains(fault + " " + stage + " " + transport)) {
+                        cases.add(Arguments.of(fault, stage, transport));
+                    }
+                }
+            }
+        }
+        return cases.stream();
+    }
+
+    @ParameterizedTest(name = "{0} in {1} over {2}")
+    @MethodSource("cases")
+    void theJobEndsAsItMustWithinItsBoundAndLeavesNothing(Fault fault, Stage stage, Transport transport)
+            throws Exception {
+        Set<String> before = jobFiles();
+        List<String> command = new ArrayList<>(List.of(Jmca.ROOT.resolve("bin/jmpirun").toString(), "-np", "3"));
+        if (fault == Fault.STOP_RANK) {
+            command.addAll(List.of("--timeout", String.valueOf(TIMEOUT_SECONDS)));
+        }
+        command.addAll(transport.flags);
+        command.addAll(List.of("-cp", Jmca.PROGRAMS.toString(), "org.jmca.tests.programs.Failing", stage.mode));
+        List<Long> ranks;
+        int status;
+        long faultAt;
+        long endedAt;
+        try (LiveJob job = new LiveJob(new Jmca(home).start(command))) {
+            ranks = LiveJob.await(job.out, l -> l.matches("rank \\d pid \\d+"), 3, "pids").stream()
+                    .map(l -> Long.parseLong(l.split(" ")[3])).sorted().toList();
+            long victim = job.out.stream().filter(l -> l.startsWith("rank 1 pid ")).map(l -> Long.parseLong(l.split(" ")[3]))
+                    .findFirst().orElseThrow();
+            if (stage == Stage.RENDEZVOUS || stage == Stage.COLLECTIVE) {
+                Thread.sleep(200); // into the traffic: the pid is printed before the first message
+            }
+            faultAt = System.nanoTime();
+            switch (fault) {
+                case KILL_RANK -> signal("KILL", victim);
+                case STOP_RANK -> signal("STOP", victim);
+                case KILL_JMPIRUN -> signal("KILL", job.process.pid());
+            }
+            status = job.waitFor(60); // a bound against a hang; the cause is what the message says
+            endedAt = System.nanoTime();
+            String err = String.join("\n", job.err);
+            switch (fault) {
+                case KILL_RANK -> {
+                    assertThat(status).as(err).isEqualTo(137);
+                    assertThat(err).contains("jmpirun: rank 1 (pid " + victim + ") was killed by signal 9 (SIGKILL);"
+                            + " stopping the job");
+                }
+                case STOP_RANK -> {
+                    assertThat(status).as(err).isEqualTo(124);
+                    assertThat(err).contains("jmpirun: the job ran longer than --timeout " + TIMEOUT_SECONDS
+                            + " s: rank 1 (pid " + victim + ") was stopped by a signal; stopping the job");
+                }
+                case KILL_JMPIRUN -> assertThat(status).isEqualTo(137);
+            }
+        }
+        for (long pid : ranks) {
+            ProcessHandle.of(pid).ifPresent(rank -> rank.onExit().orTimeout(30, TimeUnit.SECONDS).join());
+        }
+        long leftAt = System.nanoTime();
+        // a killed jmpirun's reaper removes its directory a moment after the ranks died
+        LiveJob.until(() -> jobFiles().equals(before), () -> "files left in /dev/shm: " + difference(before));
+        long cleanAt = System.nanoTime();
+        record(fault, stage, transport, status, endedAt - faultAt, Math.max(leftAt, cleanAt) - faultAt);
+    }
+
+    private static void signal(String name, long pid) throws IOException, InterruptedException {
+        assertThat(new ProcessBuilder("kill", "-" + name, String.valueOf(pid)).inheritIO().start().waitFor()).isZero();
+    }
+
+    private static Set<String> jobFiles() {
+        try (Stream<Path> shm = Files.list(Path.of("/dev/shm"))) {
+            return shm.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("jmca-")).collect(Collectors.toSet());
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static Set<String> difference(Set<String> before) {
+        Set<String> now = jobFiles();
+        now.removeAll(before);
+        return now;
+    }
+
+    private static synchronized void record(Fault fault, Stage stage, Transport transport, int status, long endNanos,
+                                            long cleanNanos) throws IOException {
+        boolean fresh = Files.notExists(REPORT);
+        String line = String.format(Locale.ROOT, "%s%s,%s,%s,%d,%.2f,%.2f%n",
+                fresh ? "fault,stage,transport,status,seconds_to_end,seconds_to_nothing_left\n" : "", fault, stage,
+                transport, status, endNanos / 1e9, cleanNanos / 1e9);
+        Files.createDirectories(REPORT.getParent());
+        Files.writeString(REPORT, line, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+    }
+}
