@@ -104,7 +104,7 @@ public final class EmbeddedWireUp implements WireUp {
             out.writeUTF(job.hostname());
             WireUpProtocol.writeMap(out, values);
             out.flush();
-            return WireUpProtocol.readRecords(in);
+            return WireUpProtocol.readRecords(in, job.size());
         } catch (SocketTimeoutException e) {
             throw new WireUpException("rank " + job.rank() + " waited " + e.getMessage()
                     + " for the other ranks to reach the wire-up exchange", e);

@@ -39,7 +39,7 @@ public final class WireUpProtocol {
     }
 
     public static Map<String, String> readMap(DataInputStream in) throws IOException {
-        int n = in.readInt();
+        int n = count(in, "entries of a map");
         Map<String, String> values = new LinkedHashMap<>();
         for (int i = 0; i < n; i++) {
             values.put(in.readUTF(), in.readUTF());
@@ -56,16 +56,37 @@ public final class WireUpProtocol {
         }
     }
 
-    public static List<PeerRecord> readRecords(DataInputStream in) throws IOException {
+    /** Reads the exchange's records: one per rank of a job of {@code size}. */
+    public static List<PeerRecord> readRecords(DataInputStream in, int size) throws IOException {
         byte type = in.readByte();
         if (type != RECORDS) {
             throw new IOException("expected the exchange's records, got message type " + type);
         }
-        int size = in.readInt();
+        int records = count(in, "records");
+        if (records != size) {
+            throw new IOException("the exchange has " + records + " records for a job of " + size + " ranks");
+        }
+        return readRecordsOf(in, size);
+    }
+
+    private static List<PeerRecord> readRecordsOf(DataInputStream in, int size) throws IOException {
         List<PeerRecord> records = new ArrayList<>(size);
         for (int rank = 0; rank < size; rank++) {
             records.add(new PeerRecord(rank, in.readUTF(), readMap(in)));
         }
         return records;
+    }
+
+    /**
+     * A count read from the wire: never negative. Nothing is allocated ahead by a count (each item
+     * is read before it is kept), so a count larger than what follows ends at the end of the
+     * stream, not in a huge allocation.
+     */
+    public static int count(DataInputStream in, String what) throws IOException {
+        int n = in.readInt();
+        if (n < 0) {
+            throw new IOException("a negative number of " + what + ": " + n);
+        }
+        return n;
     }
 }

@@ -2,6 +2,7 @@ package org.jmca.rte.launcher;
 
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
+import java.io.EOFException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -60,12 +61,12 @@ final class DaemonProtocol {
 
     /** Reads a LAUNCH after its type byte. */
     static List<RankLaunch> readLaunch(DataInputStream in) throws IOException {
-        int n = in.readInt();
+        int n = WireUpProtocol.count(in, "ranks to launch");
         List<RankLaunch> ranks = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             int rank = in.readInt();
             int local = in.readInt();
-            int words = in.readInt();
+            int words = WireUpProtocol.count(in, "words of a command");
             List<String> command = new ArrayList<>();
             for (int w = 0; w < words; w++) {
                 command.add(in.readUTF());
@@ -85,8 +86,11 @@ final class DaemonProtocol {
     }
 
     static String readLine(DataInputStream in) throws IOException {
-        byte[] bytes = new byte[in.readInt()];
-        in.readFully(bytes);
+        int length = WireUpProtocol.count(in, "bytes of an output line");
+        byte[] bytes = in.readNBytes(length); // as they come: a length the bytes do not follow allocates nothing ahead
+        if (bytes.length < length) {
+            throw new EOFException("an output line of " + length + " bytes ended after " + bytes.length);
+        }
         return new String(bytes, StandardCharsets.UTF_8);
     }
 }

@@ -101,9 +101,9 @@ public final class HostDaemon {
                     default -> throw new IOException("unknown message type " + type + " from jmpirun");
                 }
             }
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) { // a message it cannot act on ends it as a lost jmpirun does
             stop(1000);
-            throw e;
+            throw e instanceof IOException io ? io : new IOException(e.toString(), e);
         }
     }
 

@@ -40,6 +40,9 @@ final class JobServer implements AutoCloseable {
         void exchangeTimedOut(List<Integer> missing, long seconds);
     }
 
+    /** How long a connection may take to say who it is. */
+    private static final int HELLO_TIMEOUT_MILLIS = 30_000;
+
     private final int size;
     private final String jobKeyHex;
     private final long timeoutNanos;
@@ -109,6 +112,7 @@ final class JobServer implements AutoCloseable {
         int rank = -1;
         try (socket) {
             socket.setTcpNoDelay(true);
+            socket.setSoTimeout(HELLO_TIMEOUT_MILLIS); // a stranger that says nothing does not keep a thread
             DataInputStream in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
             DataOutputStream out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream()));
             if (in.readInt() != WireUpProtocol.MAGIC
@@ -124,9 +128,14 @@ final class JobServer implements AutoCloseable {
                 return;
             }
             synchronized (this) {
+                if (joined[rank]) {
+                    log.accept("jmpirun: refused a second wire-up connection claiming rank " + rank);
+                    return;
+                }
                 outputs[rank] = out;
                 joined[rank] = true;
             }
+            socket.setSoTimeout(0); // a rank may compute for hours between two messages
             while (true) {
                 byte type = in.readByte();
                 switch (type) {
@@ -150,6 +159,9 @@ final class JobServer implements AutoCloseable {
     }
 
     private synchronized void arrive(int rank, String hostname, Map<String, String> values) throws IOException {
+        if (records[rank] != null && arrived.contains(records[rank])) {
+            throw new IOException("rank " + rank + " sent its wire-up exchange twice");
+        }
         if (arrived.isEmpty()) {
             firstArrivalNanos = System.nanoTime();
         }

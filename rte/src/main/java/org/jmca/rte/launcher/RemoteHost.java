@@ -14,7 +14,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -47,6 +49,9 @@ final class RemoteHost {
     private final RankOutput output;
     private final Consumer<String> log;
     private final Map<Integer, Long> pids = new ConcurrentHashMap<>();
+    /** The ranks this host was given, and those the daemon said exited: what its messages may name. */
+    private final Set<Integer> launched = ConcurrentHashMap.newKeySet();
+    private final Set<Integer> exited = ConcurrentHashMap.newKeySet();
     private final CompletableFuture<Void> connected = new CompletableFuture<>();
     private final CompletableFuture<Void> bye = new CompletableFuture<>();
     private Process agentProcess;
@@ -139,6 +144,7 @@ final class RemoteHost {
     }
 
     void launch(List<DaemonProtocol.RankLaunch> ranks) throws IOException {
+        ranks.forEach(r -> launched.add(r.rank()));
         synchronized (this) {
             DaemonProtocol.writeLaunch(out, ranks);
         }
@@ -150,22 +156,25 @@ final class RemoteHost {
                 byte type = in.readByte();
                 switch (type) {
                     case DaemonProtocol.STARTED -> {
-                        int rank = in.readInt();
+                        int rank = launchedRank(in.readInt(), "started");
                         long pid = in.readLong();
                         pids.put(rank, pid);
                         events.started(rank, pid);
                     }
                     case DaemonProtocol.OUTPUT -> {
-                        int rank = in.readInt();
+                        int rank = launchedRank(in.readInt(), "wrote");
                         boolean stderr = in.readByte() == 2;
                         output.line(rank, stderr, DaemonProtocol.readLine(in));
                     }
                     case DaemonProtocol.EXITED -> {
-                        int rank = in.readInt();
+                        int rank = launchedRank(in.readInt(), "exited");
+                        if (!exited.add(rank)) {
+                            throw new IOException("the daemon said twice that rank " + rank + " exited");
+                        }
                         events.exited(rank, in.readInt(), pids.getOrDefault(rank, -1L));
                     }
-                    case DaemonProtocol.FAILED -> events.failed("rank " + in.readInt() + " on host " + host.name()
-                            + " did not start: " + in.readUTF());
+                    case DaemonProtocol.FAILED -> events.failed("rank " + launchedRank(in.readInt(), "failed")
+                            + " on host " + host.name() + " did not start: " + in.readUTF());
                     case DaemonProtocol.BYE -> {
                         bye.complete(null);
                         return;
@@ -173,13 +182,22 @@ final class RemoteHost {
                     default -> throw new IOException("unknown message type " + type);
                 }
             }
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) { // a daemon that says nonsense is as gone as one whose connection ended
             bye.completeExceptionally(e); // nobody will say goodbye: stop() need not wait for it
             if (!stopping) {
                 events.failed("the daemon on host " + host.name() + " (pid " + daemonPid + ") is gone, and with it"
                         + " rank(s) " + ranks() + (e instanceof java.io.EOFException ? "" : " (" + e.getMessage() + ")"));
             }
         }
+    }
+
+    /** {@code rank} as the daemon named it in a message: one of the ranks this host was given. */
+    private int launchedRank(int rank, String what) throws IOException {
+        if (!launched.contains(rank)) {
+            throw new IOException("the daemon said rank " + rank + " " + what + ", but this host runs rank(s) "
+                    + new TreeSet<>(launched));
+        }
+        return rank;
     }
 
     private String ranks() {
