@@ -373,23 +373,53 @@ final class Ob1PmlModule implements PmlModule {
         return request;
     }
 
+    /**
+     * A fragment from a BTL. Its header's fields are checked before they are used (a header
+     * longer than the fragment, a source or offset out of range, a negative length): a corrupt
+     * fragment is an MPI error naming its sender, never an index out of bounds or a read past it.
+     */
     private void onFragment(BtlEndpoint from, byte kind, MemorySegment memory, long at, long length) {
         switch (kind) {
-            case Ob1Header.TAG_MATCH, Ob1Header.TAG_RNDV -> onMatchable(kind, memory, at, length);
-            case Ob1Header.TAG_ACK -> onAck(memory, at);
-            case Ob1Header.TAG_FRAG -> onFrag(memory, at, length);
-            case Ob1Header.TAG_FIN -> onFin(memory, at);
-            case Ob1Header.TAG_PUT_FIN -> onPutFin(memory, at);
+            case Ob1Header.TAG_MATCH -> onMatchable(from, kind, memory, at, atLeast(Ob1Header.MATCH_LENGTH, from, kind, length));
+            case Ob1Header.TAG_RNDV -> onMatchable(from, kind, memory, at, atLeast(Ob1Header.RNDV_LENGTH, from, kind, length));
+            case Ob1Header.TAG_ACK -> onAck(from, memory, at, atLeast(Ob1Header.ACK_LENGTH, from, kind, length));
+            case Ob1Header.TAG_FRAG -> onFrag(from, memory, at, atLeast(Ob1Header.FRAG_LENGTH, from, kind, length));
+            case Ob1Header.TAG_FIN -> {
+                atLeast(Ob1Header.FIN_LENGTH, from, kind, length);
+                onFin(memory, at);
+            }
+            case Ob1Header.TAG_PUT_FIN -> {
+                atLeast(Ob1Header.FIN_LENGTH, from, kind, length);
+                onPutFin(memory, at);
+            }
             default -> throw new McaException("pml/ob1: rank " + rank + " got a fragment with unknown tag " + kind
                     + " from rank " + from.rank());
         }
     }
 
-    private void onMatchable(byte kind, MemorySegment memory, long at, long length) {
+    private long atLeast(int headerLength, BtlEndpoint from, byte kind, long length) {
+        if (length < headerLength) {
+            throw corrupt(from, kind, length, "shorter than its " + headerLength + "-byte header");
+        }
+        return length;
+    }
+
+    private McaException corrupt(BtlEndpoint from, byte kind, long length, String why) {
+        return new McaException("pml/ob1: rank " + rank + " got a corrupt fragment (tag " + kind + ", " + length
+                + " bytes) from rank " + from.rank() + ": " + why);
+    }
+
+    private void onMatchable(BtlEndpoint from, byte kind, MemorySegment memory, long at, long length) {
         long word0 = Ob1Header.word0(memory, at);
         long word1 = Ob1Header.word1(memory, at);
-        MatchContext context = context(Ob1Header.high(word0));
         int source = Ob1Header.low(word0);
+        if (source < 0 || source >= routes.length) {
+            throw corrupt(from, kind, length, "its source " + source + " is not one of the " + routes.length + " peers");
+        }
+        if (kind == Ob1Header.TAG_RNDV && Ob1Header.total(memory, at) < 0) {
+            throw corrupt(from, kind, length, "a message of " + Ob1Header.total(memory, at) + " bytes");
+        }
+        MatchContext context = context(Ob1Header.high(word0));
         int seq = Ob1Header.low(word1);
         if (!context.takeTurn(source, seq)) {
             context.hold(source, seq, kind, memory.asSlice(at, length));
@@ -468,14 +498,20 @@ final class Ob1PmlModule implements PmlModule {
         sendAck(source, sendId, recvId, request.wanted, putAddress, request.putKey);
     }
 
-    private void onAck(MemorySegment memory, long at) {
+    private void onAck(BtlEndpoint from, MemorySegment memory, long at, long length) {
         long sendId = Ob1Header.longField(memory, at, 0);
-        Ob1SendRequest request = awaitingAck.remove(sendId);
+        long wanted = Ob1Header.longField(memory, at, 2);
+        Ob1SendRequest request = awaitingAck.get(sendId);
         if (request == null) {
             throw new McaException("pml/ob1: rank " + rank + " got an ACK for unknown send request " + sendId);
         }
+        if (wanted < 0 || wanted > request.data.byteSize()) {
+            throw corrupt(from, Ob1Header.TAG_ACK, length, "it wants " + wanted + " bytes of a message of "
+                    + request.data.byteSize());
+        }
+        awaitingAck.remove(sendId);
         request.recvId = Ob1Header.longField(memory, at, 1);
-        request.wanted = Ob1Header.longField(memory, at, 2);
+        request.wanted = wanted;
         long putAddress = Ob1Header.longField(memory, at, 3);
         long putKey = Ob1Header.longField(memory, at, 4);
         if (request.sent >= request.wanted) {
@@ -515,12 +551,16 @@ final class Ob1PmlModule implements PmlModule {
         completeRendezvous(request);
     }
 
-    private void onFrag(MemorySegment memory, long at, long fragmentLength) {
+    private void onFrag(BtlEndpoint from, MemorySegment memory, long at, long fragmentLength) {
         long recvId = Ob1Header.longField(memory, at, 0);
         long offset = Ob1Header.longField(memory, at, 1);
         Ob1RecvRequest request = awaitingFrags.get(recvId);
         if (request == null) {
             throw new McaException("pml/ob1: rank " + rank + " got a fragment for unknown receive " + recvId);
+        }
+        if (offset < 0 || offset >= request.wanted) {
+            throw corrupt(from, Ob1Header.TAG_FRAG, fragmentLength, "its offset " + offset + " is outside the "
+                    + request.wanted + " bytes the receive wants");
         }
         long length = Math.min(fragmentLength - Ob1Header.FRAG_LENGTH, request.wanted - offset);
         BulkCopy.copy(memory, at + Ob1Header.FRAG_LENGTH, request.buffer, offset, length);

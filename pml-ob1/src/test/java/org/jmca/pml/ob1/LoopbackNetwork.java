@@ -58,6 +58,12 @@ final class LoopbackNetwork {
         return engines.get(rank).progress();
     }
 
+    /** Hands rank {@code to} a fragment as if rank {@code from} had sent it, at once (a fuzzer's way in). */
+    void inject(int to, int from, byte tag, MemorySegment fragment) {
+        Loopback destination = btls.get(to);
+        destination.receiver.onFragment(destination.endpoints.get(from), tag, fragment, 0, fragment.byteSize());
+    }
+
     /** Progress on every rank until {@code done}, failing after too many idle rounds. */
     void runUntil(BooleanSupplier done) {
         int idleRounds = 0;
