@@ -21,6 +21,7 @@ import java.util.function.ToLongFunction;
 import org.jmca.btl.base.NetworkAddresses;
 import org.jmca.btl.tcp.TcpEndpoint.State;
 import org.jmca.mca.Counter;
+import org.jmca.mca.McaException;
 import org.jmca.mca.PerformanceVariable;
 import org.jmca.mca.btl.Bridge;
 import org.jmca.mca.btl.BtlEndpoint;
@@ -169,7 +170,7 @@ final class TcpBtlModule implements BtlModule {
         for (Peer peer : peers) {
             String published = peer.addresses().get(ADDRESSES_KEY);
             List<InetSocketAddress> addresses = published == null || published.isEmpty()
-                    ? List.of() : reachable(parse(published), peer.hostname().equals(hostname));
+                    ? List.of() : reachable(parse(published, peer.rank()), peer.hostname().equals(hostname));
             if (peer.rank() == rank || addresses.isEmpty()) {
                 result.add(null);
                 continue;
@@ -201,7 +202,7 @@ final class TcpBtlModule implements BtlModule {
                 continue;
             }
             List<InetSocketAddress> addresses = bridge.initiator()
-                    ? reachable(parse(published), peer.hostname().equals(hostname)) : List.of();
+                    ? reachable(parse(published, peer.rank()), peer.hostname().equals(hostname)) : List.of();
             TcpEndpoint endpoint = new TcpEndpoint(peer.rank(), this, local, addresses, peer.hostname(), chunks);
             endpoint.bridgeDigest = digest;
             endpoint.indexThere = bridge.selfIndexAtPeer()[i];
@@ -224,10 +225,29 @@ final class TcpBtlModule implements BtlModule {
                 .toList();
     }
 
-    private static List<InetSocketAddress> parse(String published) {
+    /**
+     * The addresses rank {@code rank} published ("host:port,..."): every entry a host and a port
+     * 1..65535 that resolve, else an error naming the rank and the entry.
+     */
+    static List<InetSocketAddress> parse(String published, int rank) {
         return Arrays.stream(published.split(",")).map(hostPort -> {
             int colon = hostPort.lastIndexOf(':');
-            return new InetSocketAddress(hostPort.substring(0, colon), Integer.parseInt(hostPort.substring(colon + 1)));
+            int port = -1;
+            try {
+                port = colon > 0 ? Integer.parseInt(hostPort.substring(colon + 1)) : -1;
+            } catch (NumberFormatException e) {
+                // said below
+            }
+            if (port < 1 || port > 65_535) {
+                throw new McaException("btl/tcp: rank " + rank + " published the address '" + hostPort
+                        + "' (in '" + published + "'), which is not host:port");
+            }
+            InetSocketAddress address = new InetSocketAddress(hostPort.substring(0, colon), port);
+            if (address.isUnresolved()) {
+                throw new McaException("btl/tcp: rank " + rank + " published the address '" + hostPort
+                        + "', whose host does not resolve here");
+            }
+            return address;
         }).toList();
     }
 
