@@ -21,11 +21,19 @@ final class Assembly {
         return data.length;
     }
 
-    /** Adds the payload of {@code packet} (positioned after the header) at {@code offset}; false if it was there already. */
+    /**
+     * Adds the payload of {@code packet} (positioned after the header) at {@code offset}; false if
+     * it was there already, or is no fragment of this message: one starts at a multiple of the
+     * fragment size and fills it, the last one up to the end.
+     */
     boolean add(int offset, ByteBuffer packet) {
         int length = packet.remaining();
+        if (offset < 0 || offset % fragmentBytes != 0 || offset >= data.length && data.length > 0
+                || length != Math.min(fragmentBytes, data.length - (long) offset)) {
+            return false;
+        }
         int index = offset / fragmentBytes;
-        if (offset < 0 || offset + length > data.length || fragments.get(index)) {
+        if (fragments.get(index)) {
             return false;
         }
         packet.get(data, offset, length);

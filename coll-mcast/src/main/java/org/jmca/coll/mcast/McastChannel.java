@@ -414,6 +414,12 @@ final class McastChannel {
         }
     }
 
+    /** The most a message on this channel may bring: a broadcast's limit, or a leader's alltoall bundle. */
+    private long largestMessage() {
+        long ranks = acked.length;
+        return Math.max(engine.settings.maxBytes(), engine.settings.alltoallMaxBlock() * ranks * ranks);
+    }
+
     private void receiveData(ByteBuffer in, int sender, int seq) {
         int root = Packet.root(in);
         boolean ackNow = (Packet.flags(in) & Packet.ACK_NOW) != 0;
@@ -446,7 +452,12 @@ final class McastChannel {
                 engine.counters.overruns++;
                 return;
             }
-            assembly = new Assembly(Packet.total(in), engine.fragmentBytes);
+            int total = Packet.total(in);
+            if (total < 0 || total > largestMessage()) { // a datagram's word is not worth a heap
+                engine.counters.strays++;
+                return;
+            }
+            assembly = new Assembly(total, engine.fragmentBytes);
             assemblies.put(seq, assembly);
         } else if (Packet.total(in) != assembly.total()) {
             engine.counters.strays++;
