@@ -125,8 +125,14 @@ public final class DynamicProcesses {
             }
         }
 
+        /** The largest group another job may describe: far above any job, far below a heap's worth of arrays. */
+        static final int MOST_PROCESSES = 1 << 20;
+
         static Group read(DataInputStream in) throws IOException {
             int n = in.readInt();
+            if (n < 0 || n > MOST_PROCESSES) {
+                throw new IOException("the other job described a group of " + n + " processes");
+            }
             String[] hosts = new String[n];
             String[] addresses = new String[n];
             int[] bases = new int[n];
@@ -229,6 +235,9 @@ public final class DynamicProcesses {
                     mine.write(out);
                     out.flush();
                     byte[] key = in.readNBytes(KEY_BYTES);
+                    if (key.length < KEY_BYTES) {
+                        throw new java.io.EOFException("the other job's key ended after " + key.length + " bytes");
+                    }
                     description = describe(key, Group.read(in));
                 } catch (IOException e) {
                     failure = new MpiError(ErrorClass.PORT, "connect to " + port + ": " + e.getMessage());
@@ -440,9 +449,18 @@ public final class DynamicProcesses {
         }
     }
 
+    private static final long MOST_PORT_NAME_BYTES = 64 * 1024;
+
     public static String lookup(String service) {
         try {
-            return Files.readString(entry(service));
+            Path entry = entry(service);
+            // a port name is a line: an entry that is not a small regular file (a FIFO, a link to
+            // /dev/zero, a huge file) is no port name, and must not block or fill the heap
+            if (Files.exists(entry) && (!Files.isRegularFile(entry) || Files.size(entry) > MOST_PORT_NAME_BYTES)) {
+                throw new MpiError(ErrorClass.NAME, "the entry of '" + service + "' (" + entry + ") is not a port name: "
+                        + (Files.isRegularFile(entry) ? Files.size(entry) + " bytes" : "not a regular file"));
+            }
+            return Files.readString(entry);
         } catch (NoSuchFileException e) {
             throw new MpiError(ErrorClass.NAME, "no service '" + service + "' is published (in " + names() + ")");
         } catch (IOException e) {
