@@ -122,9 +122,10 @@ public final class SharedRing {
      * Producer: appends a record made of {@code header} then {@code payload}.
      *
      * @return false when the ring has no room now (the consumer has not caught up)
+     * @throws IllegalArgumentException for tag {@link #PAD} or a record larger than {@link #maxRecord}
      */
     public boolean offer(byte tag, MemorySegment header, MemorySegment payload) {
-        int length = RECORD_HEADER + (int) header.byteSize() + (int) payload.byteSize();
+        int length = checkRecord(tag, header.byteSize() + payload.byteSize());
         int index = reserve(length);
         if (index < 0) {
             return false;
@@ -142,9 +143,10 @@ public final class SharedRing {
      * costs no header buffer and no second copy.
      *
      * @return false when the ring has no room now
+     * @throws IllegalArgumentException for tag {@link #PAD} or a record larger than {@link #maxRecord}
      */
     public boolean offer(byte tag, long header0, long header1, MemorySegment payload) {
-        int length = RECORD_HEADER + 16 + (int) payload.byteSize();
+        int length = checkRecord(tag, 16 + payload.byteSize());
         int index = reserve(length);
         if (index < 0) {
             return false;
@@ -155,6 +157,36 @@ public final class SharedRing {
         BulkCopy.copy(payload, 0, ALL, at + 16, payload.byteSize());
         publish(index, length, tag);
         return true;
+    }
+
+    /**
+     * The most header and payload bytes one record may carry: half the ring. A larger record
+     * could wait for ever, since a record never wraps: from a tail near the middle, it fits
+     * neither before the end nor, after the padding, in what the padding leaves.
+     */
+    public int maxRecord() {
+        return maxRecord(capacity);
+    }
+
+    /** {@link #maxRecord()} of a ring of {@code capacity} bytes. */
+    public static int maxRecord(int capacity) {
+        return capacity / 2 - RECORD_HEADER;
+    }
+
+    /**
+     * A record's length (its 16-byte record header included) once its tag and the {@code bytes}
+     * of header and payload are known to be acceptable: a length taken from outside (a wire frame)
+     * must never make the producer write past the ring, nor wait for room that never comes.
+     */
+    private int checkRecord(byte tag, long bytes) {
+        if (tag == PAD) {
+            throw new IllegalArgumentException("tag " + PAD + " is the ring's padding: no record may carry it");
+        }
+        if (bytes > maxRecord()) {
+            throw new IllegalArgumentException("a record of " + bytes + " bytes does not fit a ring of " + capacity
+                    + " bytes (at most " + maxRecord() + ")");
+        }
+        return RECORD_HEADER + (int) bytes;
     }
 
     /**
@@ -193,33 +225,39 @@ public final class SharedRing {
         return (long) LONG.getAcquire(ALL, dataAt + (head & mask)) == head + 1;
     }
 
-    /** Consumer: hands every published record to {@code handler}, then frees their space. Returns how many. */
+    /**
+     * Consumer: hands every published record to {@code handler}, then frees their space. Returns
+     * how many. A record whose handler throws is consumed all the same (it is not handed over
+     * again), and the exception propagates.
+     */
     public int poll(Handler handler) {
         long h = head;
         int records = 0;
-        while (true) {
-            int index = (int) (h & mask);
-            if ((long) LONG.getAcquire(ALL, dataAt + index) != h + 1) {
-                break;
+        try {
+            while (true) {
+                int index = (int) (h & mask);
+                if ((long) LONG.getAcquire(ALL, dataAt + index) != h + 1) {
+                    break;
+                }
+                long lengthAndTag = ALL.get(ValueLayout.JAVA_LONG_UNALIGNED, dataAt + index + 8);
+                int length = (int) lengthAndTag;
+                byte tag = (byte) (lengthAndTag >>> 32);
+                if (length < RECORD_HEADER || length > capacity - index) {
+                    throw new IllegalStateException("btl/sm: corrupt ring: a record of " + length + " bytes at "
+                            + index + " of " + capacity);
+                }
+                // Past the record before its handler runs: the finally releases it even if that throws.
+                h += align(length);
+                if (tag != PAD) {
+                    records++;
+                    handler.onRecord(tag, ALL, dataAt + index + RECORD_HEADER, length - RECORD_HEADER);
+                }
             }
-            long lengthAndTag = ALL.get(ValueLayout.JAVA_LONG_UNALIGNED, dataAt + index + 8);
-            int length = (int) lengthAndTag;
-            byte tag = (byte) (lengthAndTag >>> 32);
-            if (length < RECORD_HEADER || length > capacity - index) {
-                throw new IllegalStateException("btl/sm: corrupt ring: a record of " + length + " bytes at "
-                        + index + " of " + capacity);
+        } finally {
+            if (h != head) {
+                head = h;
+                LONG.setRelease(ALL, headAt, h);
             }
-            if (tag == PAD) {
-                h += length;
-                continue;
-            }
-            handler.onRecord(tag, ALL, dataAt + index + RECORD_HEADER, length - RECORD_HEADER);
-            h += align(length);
-            records++;
-        }
-        if (h != head) {
-            head = h;
-            LONG.setRelease(ALL, headAt, h);
         }
         return records;
     }

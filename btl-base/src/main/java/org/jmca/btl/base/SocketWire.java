@@ -30,8 +30,9 @@ import java.util.function.IntConsumer;
  * <li>frames (the emulated GM NIC's, the LAPI switch's): one TCP connection from this process to
  *     each peer it sends to, carrying frames in the order they were queued, whose agent hands
  *     each frame to the {@link Receiver}, in order. A connection that breaks, or that the peer
- *     closes, reports its peer down, once. On the socket: {@code int length} (native order) then
- *     the bytes;
+ *     closes, reports its peer down, once; so does one that brings a frame no peer of this job
+ *     sends (a length outside 0..{@code maxFrame}, or one the receiver refuses by throwing), which
+ *     this end then closes. On the socket: {@code int length} (native order) then the bytes;
  * <li>or a protocol of the device's own (the software verbs device's requests and answers): the
  *     device opens its connections with {@link #connect} and runs their threads with
  *     {@link #start}; its {@link Agent} serves each incoming connection, and may answer on it.
@@ -49,8 +50,14 @@ public final class SocketWire implements AutoCloseable {
     private static final int CONNECT_TIMEOUT_MS = 10_000;
     /** Frames a writer puts on the socket with one gathering write. */
     private static final int BATCH = 64;
+    /** The largest frame a wire can take: the largest byte array a JVM allocates. */
+    public static final int LARGEST_FRAME = Integer.MAX_VALUE - 8;
 
-    /** Takes the frames peers send; the frame is valid only during the call. */
+    /**
+     * Takes the frames peers send; the frame is valid only during the call. A frame it cannot
+     * take (malformed) it refuses by throwing: the wire then closes the sender's connection and
+     * reports the sender down, since what it sends next would be lost.
+     */
     @FunctionalInterface
     public interface Receiver {
         void onFrame(int from, ByteBuffer frame);
@@ -73,6 +80,12 @@ public final class SocketWire implements AutoCloseable {
     private final Receiver receiver;
     private final Agent agent;
     private final IntConsumer peerDown;
+    /** The ids a peer may introduce itself with, and the largest frame one may send. */
+    private final int firstPeer;
+    private final int lastPeer;
+    private final int maxFrame;
+    /** Peers reported down, each once. */
+    private final Set<Integer> peersDown = ConcurrentHashMap.newKeySet();
     private final ServerSocketChannel server;
     private final String address;
     private final Map<Integer, List<InetSocketAddress>> remotes = new ConcurrentHashMap<>();
@@ -85,25 +98,34 @@ public final class SocketWire implements AutoCloseable {
     /**
      * Starts listening, for frames.
      *
-     * @param name     for messages and thread names: "btl/gm node 3"
-     * @param self     this end's id, presented to peers
-     * @param magic    the protocol's magic number, checked on connect
-     * @param peerDown told the id of a peer whose connection broke (from a wire thread)
+     * @param name      for messages and thread names: "btl/gm node 3"
+     * @param self      this end's id, presented to peers
+     * @param magic     the protocol's magic number, checked on connect
+     * @param firstPeer the lowest id a peer of the job has; a connection with another id is refused
+     * @param lastPeer  the highest
+     * @param maxFrame  the largest frame a peer sends (at most {@link #LARGEST_FRAME})
+     * @param peerDown  told the id of a peer whose connection broke or brought a frame no peer
+     *                  sends (from a wire thread)
      */
-    public SocketWire(String name, int self, long magic, byte[] jobKey, Receiver receiver, IntConsumer peerDown) {
-        this(name, self, magic, jobKey, receiver, null, peerDown);
+    public SocketWire(String name, int self, long magic, byte[] jobKey, int firstPeer, int lastPeer, int maxFrame,
+                      Receiver receiver, IntConsumer peerDown) {
+        this(name, self, magic, jobKey, firstPeer, lastPeer, maxFrame, receiver, null, peerDown);
     }
 
     /**
      * Starts listening, for a protocol of the caller's own: {@code agent} serves each incoming
-     * connection; the caller opens its own with {@link #connect}.
+     * connection, whatever id it presents; the caller opens its own with {@link #connect}.
      */
     public SocketWire(String name, int self, long magic, byte[] jobKey, Agent agent) {
-        this(name, self, magic, jobKey, null, agent, peer -> { });
+        this(name, self, magic, jobKey, 0, Integer.MAX_VALUE, 0, null, agent, peer -> { });
     }
 
-    private SocketWire(String name, int self, long magic, byte[] jobKey, Receiver receiver, Agent agent,
-                       IntConsumer peerDown) {
+    private SocketWire(String name, int self, long magic, byte[] jobKey, int firstPeer, int lastPeer, int maxFrame,
+                       Receiver receiver, Agent agent, IntConsumer peerDown) {
+        if (firstPeer > lastPeer || maxFrame < 0 || maxFrame > LARGEST_FRAME) {
+            throw new IllegalArgumentException(name + ": peers " + firstPeer + ".." + lastPeer + " and frames of at most "
+                    + maxFrame + " bytes (up to " + LARGEST_FRAME + ")");
+        }
         this.name = name;
         this.self = self;
         this.magic = magic;
@@ -111,6 +133,9 @@ public final class SocketWire implements AutoCloseable {
         this.receiver = receiver;
         this.agent = agent != null ? agent : this::receiveFrames;
         this.peerDown = peerDown;
+        this.firstPeer = firstPeer;
+        this.lastPeer = lastPeer;
+        this.maxFrame = maxFrame;
         try {
             server = ServerSocketChannel.open().bind(new InetSocketAddress(0), 64);
             address = Sockets.publishedAddress(server);
@@ -151,7 +176,7 @@ public final class SocketWire implements AutoCloseable {
      */
     public boolean send(int peer, ByteBuffer frame) {
         Link link = links.computeIfAbsent(peer, Link::new);
-        if (link.down) {
+        if (peersDown.contains(peer)) {
             return false;
         }
         link.queued.addAndGet(frame.remaining());
@@ -187,7 +212,7 @@ public final class SocketWire implements AutoCloseable {
     private void drain() {
         long deadline = System.nanoTime() + DRAIN_NANOS;
         while (System.nanoTime() < deadline
-                && links.values().stream().anyMatch(link -> !link.down && link.queued.get() > 0)) {
+                && links.values().stream().anyMatch(link -> !peersDown.contains(link.peer) && link.queued.get() > 0)) {
             java.util.concurrent.locks.LockSupport.parkNanos(100_000);
         }
     }
@@ -197,7 +222,6 @@ public final class SocketWire implements AutoCloseable {
         final int peer;
         final LinkedBlockingQueue<ByteBuffer> frames = new LinkedBlockingQueue<>();
         final AtomicLong queued = new AtomicLong();
-        volatile boolean down;
         private volatile SocketChannel channel;
 
         Link(int peer) {
@@ -234,10 +258,7 @@ public final class SocketWire implements AutoCloseable {
                     batch.clear();
                 }
             } catch (IOException | InterruptedException | RuntimeException e) {
-                if (!closed && !down) {
-                    down = true;
-                    peerDown.accept(peer);
-                }
+                reportDown(peer);
             }
         }
 
@@ -252,16 +273,20 @@ public final class SocketWire implements AutoCloseable {
                 }
                 throw new IOException("closed by peer " + peer);
             } catch (IOException | RuntimeException e) {
-                if (!closed && !down) {
-                    down = true;
-                    peerDown.accept(peer);
-                }
+                reportDown(peer);
             }
         }
 
         /** Wakes the writer, which then sees the wire closed ({@link #stop} closes the connection). */
         void wake() {
             frames.add(ByteBuffer.allocate(0));
+        }
+    }
+
+    /** Reports {@code peer} down, once, unless this wire is stopping (which breaks every connection). */
+    private void reportDown(int peer) {
+        if (!closed && peersDown.add(peer)) {
+            peerDown.accept(peer);
         }
     }
 
@@ -306,12 +331,7 @@ public final class SocketWire implements AutoCloseable {
     /** Checks a connection's introduction, then hands it to the agent. */
     private void serve(SocketChannel channel) {
         try (channel) {
-            int sender = Sockets.introduction(channel, magic, jobKey);
-            if (sender < 0) {
-                System.err.println(name + ": refused a connection without the job's key");
-                return;
-            }
-            agent.serve(sender, channel);
+            serveIntroduced(channel);
         } catch (IOException | RuntimeException e) {
             // the sender went away: its own side reports it
         } finally {
@@ -319,21 +339,69 @@ public final class SocketWire implements AutoCloseable {
         }
     }
 
+    /**
+     * Serves a connection once it introduced itself as a peer of the job; says why it refuses one
+     * before the connection closes, so that whoever sees it closed can see why.
+     */
+    private void serveIntroduced(SocketChannel channel) throws IOException {
+        int sender;
+        try {
+            sender = Sockets.introduction(channel, magic, jobKey, firstPeer, lastPeer);
+        } catch (Sockets.Refused e) {
+            System.err.println(name + ": " + e.getMessage());
+            return;
+        }
+        if (sender < 0) {
+            System.err.println(name + ": refused a connection without the job's key");
+            return;
+        }
+        try {
+            agent.serve(sender, channel);
+        } catch (BadFrame e) {
+            if (!closed) {
+                System.err.println(e.getMessage() + ": closing its connection, peer " + sender + " is down");
+                reportDown(sender);
+            }
+        }
+    }
+
+    /** A frame no peer of the job sends: its connection is closed, and the peer reported down. */
+    private static final class BadFrame extends IOException {
+        BadFrame(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
     /** The agent of a wire of frames: hands each frame of one peer to the receiver, in the order sent. */
     private void receiveFrames(int sender, SocketChannel channel) throws IOException {
         ByteBuffer length = ByteBuffer.allocate(4).order(ByteOrder.nativeOrder());
-        ByteBuffer frame = ByteBuffer.allocate(64 * 1024).order(ByteOrder.nativeOrder());
+        ByteBuffer frame = ByteBuffer.allocate(Math.min(64 * 1024, maxFrame)).order(ByteOrder.nativeOrder());
         while (!closed) {
             length.clear();
             readFully(channel, length);
             int n = length.getInt(0);
+            if (n < 0 || n > maxFrame) {
+                throw new BadFrame(name + ": peer " + sender + " sent a frame of " + n + " bytes (its length field),"
+                        + " not 0.." + maxFrame, null);
+            }
             if (n > frame.capacity()) {
-                frame = ByteBuffer.allocate(Math.max(n, 2 * frame.capacity())).order(ByteOrder.nativeOrder());
+                try {
+                    frame = ByteBuffer.allocate((int) Math.min(Math.max(n, 2L * frame.capacity()), maxFrame))
+                            .order(ByteOrder.nativeOrder());
+                } catch (OutOfMemoryError e) {
+                    throw new BadFrame(name + ": peer " + sender + " sent a frame of " + n
+                            + " bytes, more than this JVM has room for", e);
+                }
             }
             frame.clear().limit(n);
             readFully(channel, frame);
             frame.flip();
-            receiver.onFrame(sender, frame);
+            try {
+                receiver.onFrame(sender, frame);
+            } catch (RuntimeException e) {
+                throw new BadFrame(name + ": peer " + sender + " sent a frame of " + n + " bytes that was refused: "
+                        + e.getMessage(), e);
+            }
         }
     }
 

@@ -72,6 +72,18 @@ public final class Sockets {
      * (another magic, or not the job's key).
      */
     public static int introduction(SocketChannel channel, long magic, byte[] key) throws IOException {
+        return introduction(channel, magic, key, Integer.MIN_VALUE, Integer.MAX_VALUE);
+    }
+
+    /**
+     * Reads a {@link #connect} introduction as {@link #introduction(SocketChannel, long, byte[])}
+     * does, and checks the id it presents too: a connection with the job's key whose id is not
+     * one of the job's ({@code first..last}) is corrupt.
+     *
+     * @throws Refused for an id outside {@code first..last}
+     */
+    public static int introduction(SocketChannel channel, long magic, byte[] key, int first, int last)
+            throws IOException {
         ByteBuffer hello = ByteBuffer.allocate(16);
         readFully(channel, hello);
         if (hello.getLong(0) != magic || hello.getInt(12) != key.length) {
@@ -79,7 +91,22 @@ public final class Sockets {
         }
         ByteBuffer theirs = ByteBuffer.allocate(key.length);
         readFully(channel, theirs);
-        return MessageDigest.isEqual(theirs.array(), key) ? hello.getInt(8) : -1;
+        if (!MessageDigest.isEqual(theirs.array(), key)) {
+            return -1;
+        }
+        int id = hello.getInt(8);
+        if (id < first || id > last) {
+            throw new Refused("refused a connection from peer " + id + " (the id it presented), outside the job's "
+                    + first + ".." + last);
+        }
+        return id;
+    }
+
+    /** A connection that showed the job's key but not an id of the job. */
+    public static final class Refused extends IOException {
+        Refused(String message) {
+            super(message);
+        }
     }
 
     /**
