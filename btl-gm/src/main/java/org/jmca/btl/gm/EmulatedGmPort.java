@@ -20,6 +20,7 @@ import org.jmca.common.gm.GmException;
 import org.jmca.common.gm.GmPort;
 import org.jmca.common.gm.GmPriority;
 import org.jmca.common.gm.GmStatus;
+import org.jmca.mca.McaException;
 
 /**
  * A GM port on the emulated GM NIC: the semantics of {@link GmPort} kept between the processes
@@ -61,10 +62,15 @@ public final class EmulatedGmPort implements GmPort {
      * Rings in node order. Written under a temporary name and renamed, so a peer that finds the
      * file finds it whole (another component's port may open while peers already send to it).
      */
-    private static final RingFile.Kind KIND = new RingFile.Kind("emulated GM NIC", "port file", MAGIC,
+    static final RingFile.Kind KIND = new RingFile.Kind("emulated GM NIC", "port file", MAGIC,
             NODE + Integer.BYTES, RingFile.Creation.RENAMED);
     private static final long PAGE = 4096;
     private static final MemorySegment ALL = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
+    private static final GmStatus[] STATUSES = GmStatus.values();
+    /** A packet's two words, before its payload. */
+    private static final int PACKET_HEADER = 16;
+    /** A directed send's payload starts with its target, source and length. */
+    private static final int DIRECTED_HEADER = 24;
 
     /** What the NIC is given when the port opens. */
     public record Settings(int ringCapacity, int sendTokens, int receiveTokens, long registrationBaseNanos,
@@ -103,6 +109,8 @@ public final class EmulatedGmPort implements GmPort {
     private final ConcurrentLinkedQueue<Integer> nodesDown = new ConcurrentLinkedQueue<>();
     /** Set, under {@code fromWire}'s lock, when the port closes: the wire then refuses its packets. */
     private boolean closedToWire;
+    /** Set once a peer wrote a corrupt packet into this port's rings: every call throws it from then on. */
+    private McaException failure;
     private int sendTokens;
     private int receiveTokens;
     private long nextSendId = 1;
@@ -158,9 +166,15 @@ public final class EmulatedGmPort implements GmPort {
         for (int from = 1; from <= nodes; from++) {
             inbound[from] = file.ring(from - 1);
             int sender = from;
-            handlers[from] = (kind, data, offset, length) -> onPacket(sender, kind,
-                    data.get(ValueLayout.JAVA_LONG_UNALIGNED, offset), data.get(ValueLayout.JAVA_LONG_UNALIGNED, offset + 8),
-                    data.asSlice(offset + 16, length - 16));
+            handlers[from] = (kind, data, offset, length) -> {
+                if (length < PACKET_HEADER) {
+                    throw fail(sender, "a packet of " + length + " bytes, shorter than its " + PACKET_HEADER
+                            + "-byte header (kind " + kind + ")");
+                }
+                onPacket(sender, kind, data.get(ValueLayout.JAVA_LONG_UNALIGNED, offset),
+                        data.get(ValueLayout.JAVA_LONG_UNALIGNED, offset + 8),
+                        data.asSlice(offset + PACKET_HEADER, length - PACKET_HEADER));
+            };
             held[from][0] = new ArrayDeque<>();
             held[from][1] = new ArrayDeque<>();
         }
@@ -241,7 +255,8 @@ public final class EmulatedGmPort implements GmPort {
 
     private boolean isRegistered(long address, long length) {
         for (long[] region : registered) {
-            if (address >= region[0] && length >= 0 && address + length <= region[0] + region[1]) {
+            // no overflow: address - region[0] is at least 0 and at most the region's size
+            if (address >= region[0] && length >= 0 && length <= region[0] + region[1] - address) {
                 return true;
             }
         }
@@ -277,6 +292,9 @@ public final class EmulatedGmPort implements GmPort {
         if (closed) {
             throw new GmException("gm_receive: the port is closed");
         }
+        if (failure != null) {
+            throw failure;
+        }
         for (int from = 1; from <= nodes; from++) {
             inbound[from].poll(handlers[from]);
         }
@@ -302,12 +320,64 @@ public final class EmulatedGmPort implements GmPort {
         return event;
     }
 
+    /**
+     * Why a packet of {@code kind} with {@code word} and {@code payload}, from outside this
+     * process, is one no port sends, or null if it is well formed: a field that would make
+     * carrying it out index, copy or wait outside what it names.
+     */
+    static String malformed(byte kind, long word, MemorySegment payload) {
+        long bytes = payload.byteSize();
+        return switch (kind) {
+            case ACK -> word >= 0 && word < STATUSES.length ? null : "an acknowledgement with status " + word
+                    + ", not 0.." + (STATUSES.length - 1);
+            case DIRECTED -> {
+                if (bytes < DIRECTED_HEADER) {
+                    yield "a directed send of " + bytes + " bytes, shorter than its " + DIRECTED_HEADER
+                            + "-byte target, source and length";
+                }
+                long length = payload.get(ValueLayout.JAVA_LONG_UNALIGNED, 16);
+                yield (word & CARRIES_DATA) != 0 && length > bytes - DIRECTED_HEADER
+                        ? "a directed send of " + length + " bytes carrying " + (bytes - DIRECTED_HEADER) : null;
+            }
+            case MESSAGE -> {
+                int length = (int) word;
+                int size = sizeOf(word);
+                if (size < 4 || size > 31) {
+                    yield "a message of size class " + size + ", not 4..31";
+                }
+                if (length < 0 || length > GmPort.maxLengthForSize(size)) {
+                    yield "a message of " + length + " bytes in size class " + size;
+                }
+                boolean inline = length <= INLINE_LIMIT || (word & CARRIES_DATA) != 0;
+                yield inline && bytes < length ? "a message of " + length + " bytes carrying " + bytes
+                        : !inline && bytes < Long.BYTES ? "a message of " + length + " bytes without its address" : null;
+            }
+            default -> "a packet of unknown kind " + kind;
+        };
+    }
+
+    private static int sizeOf(long word) {
+        return (int) (word >>> 32) & 0xFF;
+    }
+
+    /** A corrupt packet from node {@code from}: the port fails, as a NIC whose peer wrote garbage into it. */
+    private McaException fail(int from, String what) {
+        if (failure == null) {
+            failure = new McaException("emulated GM NIC: " + this + ": node " + from + " sent " + what);
+        }
+        return failure;
+    }
+
     private void onPacket(int from, byte kind, long sendId, long word, MemorySegment payload) {
+        String wrong = malformed(kind, word, payload);
+        if (wrong != null) {
+            throw fail(from, wrong);
+        }
         if (kind == ACK) {
             Outstanding send = outstanding.remove(sendId);
             if (send != null) {
                 sendTokens++;
-                GmStatus status = GmStatus.values()[(int) word];
+                GmStatus status = STATUSES[(int) word];
                 callbacks.addLast(() -> send.callback().sent(status));
             }
             return;
@@ -324,6 +394,9 @@ public final class EmulatedGmPort implements GmPort {
 
     /** A packet from node {@code from} on another host, with its data; false once the port has closed. */
     boolean deliverRemote(int from, byte kind, long sendId, long word, byte[] payload) {
+        if (from < 1 || from > nodes) {
+            throw new GmException("emulated GM NIC: " + this + ": a packet from node " + from + ", outside 1.." + nodes);
+        }
         synchronized (fromWire) {
             if (closedToWire) {
                 return false;
@@ -368,10 +441,12 @@ public final class EmulatedGmPort implements GmPort {
             long length = arrival.payload().get(ValueLayout.JAVA_LONG_UNALIGNED, 16);
             GmStatus status = GmStatus.SEND_REJECTED;
             if (isRegistered(target, length)) {
-                if (carriesData) {
+                if (length == 0) {
+                    // nothing to write, wherever the target is
+                } else if (carriesData) {
                     MemorySegment.copy(arrival.payload(), 24, ALL, target, length);
                 } else {
-                    crossMemory.read(peer(from).pid, source, ALL.asSlice(target, length));
+                    readFromSender(from, source, ALL.asSlice(target, length));
                 }
                 status = GmStatus.SUCCESS;
             }
@@ -379,7 +454,7 @@ public final class EmulatedGmPort implements GmPort {
             return true;
         }
         int length = (int) arrival.word();
-        int size = (int) (arrival.word() >>> 32) & 0xFF;
+        int size = sizeOf(arrival.word());
         GmPriority priority = priorityOf(arrival.word());
         ArrayDeque<Provided> buffers = provided.get(new ProvidedKey(size, priority));
         if (buffers == null || buffers.isEmpty()) {
@@ -389,12 +464,25 @@ public final class EmulatedGmPort implements GmPort {
         if (length <= INLINE_LIMIT || carriesData) {
             MemorySegment.copy(arrival.payload(), 0, buffer.buffer(), 0, length);
         } else {
-            crossMemory.read(peer(from).pid, arrival.payload().get(ValueLayout.JAVA_LONG_UNALIGNED, 0),
-                    buffer.buffer().asSlice(0, length));
+            readFromSender(from, arrival.payload().get(ValueLayout.JAVA_LONG_UNALIGNED, 0), buffer.buffer().asSlice(0, length));
         }
         events.addLast(new GmEvent.Received(buffer.buffer(), length, size, priority, buffer.tag(), from, port));
         acknowledge(from, arrival.sendId(), GmStatus.SUCCESS);
         return true;
+    }
+
+    /** The NIC's DMA from the sender's memory; an address the sender's process does not have fails the port. */
+    private void readFromSender(int from, long address, MemorySegment target) {
+        Peer sender = peer(from);
+        if (sender == null) {
+            throw fail(from, "a packet whose data lies in its memory, but it has no port open to read it from");
+        }
+        try {
+            crossMemory.read(sender.pid, address, target);
+        } catch (IllegalStateException e) {
+            throw fail(from, "a packet whose " + target.byteSize() + " bytes at 0x" + Long.toHexString(address)
+                    + " cannot be read from its memory: " + e.getMessage());
+        }
     }
 
     private void acknowledge(int to, long sendId, GmStatus status) {

@@ -131,7 +131,7 @@ public final class GmBtlComponent implements BtlComponent {
         boolean everyNodeByWire = wire.get() == Wire.SOCKET;
         int node = environment.rank() + 1;
         EmulatedGmNic card = new EmulatedGmNic(fabric, node, environment.size(), nic, environment.hostname(),
-                new GmWire(node, environment.jobKey()), everyNodeByWire);
+                new GmWire(node, environment.size(), environment.jobKey()), everyNodeByWire);
         return List.of(new GmBtlModule(environment.rank(), card.open(PORT), card, settings));
     }
 

@@ -28,9 +28,14 @@ final class GmWire implements AutoCloseable {
     private final SocketWire wire;
     private final Map<Integer, EmulatedGmPort> ports = new ConcurrentHashMap<>();
 
-    GmWire(int node, byte[] jobKey) {
+    /**
+     * @param nodes the fabric's nodes, 1..{@code nodes}: a connection from another is refused
+     */
+    GmWire(int node, int nodes, byte[] jobKey) {
         try {
-            wire = new SocketWire("btl/gm node " + node, node, MAGIC, jobKey, this::onFrame, this::nodeDown);
+            // A frame carries a whole message or directed send, so it may be as large as the JVM allows.
+            wire = new SocketWire("btl/gm node " + node, node, MAGIC, jobKey, 1, nodes, SocketWire.LARGEST_FRAME,
+                    this::onFrame, this::nodeDown);
         } catch (IllegalStateException e) {
             throw new GmException("emulated GM NIC: " + e.getMessage());
         }
@@ -80,8 +85,16 @@ final class GmWire implements AutoCloseable {
         return frame.position(0);
     }
 
-    /** On the agent of node {@code from}: hands the packet to its port, or answers that none took it. */
+    /**
+     * On the agent of node {@code from}: hands the packet to its port, or answers that none took it.
+     * A malformed frame is refused by throwing: the wire then drops the node's connection and
+     * reports the node down.
+     */
     private void onFrame(int from, ByteBuffer frame) {
+        if (frame.limit() < FRAME_HEADER) {
+            throw new GmException("a frame of " + frame.limit() + " bytes, shorter than its " + FRAME_HEADER
+                    + "-byte header");
+        }
         byte kind = frame.get(0);
         int portId = frame.getInt(1);
         long sendId = frame.getLong(5);
@@ -94,6 +107,10 @@ final class GmWire implements AutoCloseable {
         }
         byte[] payload = new byte[frame.limit() - FRAME_HEADER];
         frame.get(FRAME_HEADER, payload);
+        String wrong = EmulatedGmPort.malformed(kind, frame.getLong(13), MemorySegment.ofArray(payload));
+        if (wrong != null) {
+            throw new GmException(wrong + " for port " + portId);
+        }
         boolean taken = port != null && port.deliverRemote(from, kind, sendId, frame.getLong(13), payload);
         if (!taken && kind != EmulatedGmPort.ACK) {
             wire.send(from, frame(ANSWER, portId, sendId, 0, MemorySegment.NULL));

@@ -15,8 +15,8 @@ class GmWireSemanticsTest extends GmSemanticsTest {
     @Override
     void open() {
         arena = Arena.ofShared();
-        wireA = new GmWire(1, KEY);
-        wireB = new GmWire(2, KEY);
+        wireA = new GmWire(1, 2, KEY);
+        wireB = new GmWire(2, 2, KEY);
         wireA.learn(2, wireB.address());
         wireB.learn(1, wireA.address());
         a = EmulatedGmPort.open(fabric, 1, 2, 2, SETTINGS, wireA);
