@@ -287,8 +287,18 @@ final class Dispatcher {
 
     // ---- receiving --------------------------------------------------------------------------
 
+    /** A packet from {@code from} that no task sends: the task fails, naming it; the packet is dropped. */
+    private void malformed(int from, byte kind, String what) {
+        task.fail("btl/lapi: task " + self + " received a malformed " + Packet.kindName(kind) + " packet from task "
+                + from + ": " + what);
+    }
+
     private void onPacket(int from, byte kind, MemorySegment memory, long at, long length) {
         packetsIn++;
+        if (length < Packet.HEADER) {
+            malformed(from, kind, length + " bytes, shorter than the " + Packet.HEADER + "-byte header");
+            return;
+        }
         long id = memory.get(ValueLayout.JAVA_LONG_UNALIGNED, at);
         long a = memory.get(ValueLayout.JAVA_LONG_UNALIGNED, at + Packet.A);
         long b = memory.get(ValueLayout.JAVA_LONG_UNALIGNED, at + Packet.B);
@@ -356,6 +366,13 @@ final class Dispatcher {
             return;
         }
         if (payloadLength > 0) {
+            long room = op.destination == null ? 0 : op.destination.byteSize();
+            if (offset < 0 || offset > room || payloadLength > room - offset) {
+                malformed(op.target, Packet.GET_REPLY, payloadLength + " bytes at offset " + offset + " of a "
+                        + room + "-byte buffer");
+                answered(op, Packet.MALFORMED);
+                return;
+            }
             MemorySegment.copy(memory, payloadAt, op.destination, offset, payloadLength);
         }
         if (last) {
@@ -372,8 +389,11 @@ final class Dispatcher {
         r.buffer = null;
         r.reception = null;
         int userHeaderLength = Packet.userHeaderLength(flags);
-        HeaderHandler h = task.handler((int) handler);
-        if (h == null) {
+        HeaderHandler h = handler == (int) handler ? task.handler((int) handler) : null;
+        if (userHeaderLength > payloadLength) {
+            malformed(from, Packet.AM, "a user header of " + userHeaderLength + " bytes in " + payloadLength);
+            r.status = Packet.MALFORMED;
+        } else if (h == null) {
             r.status = Packet.NO_HANDLER;
         } else {
             try {
@@ -392,6 +412,9 @@ final class Dispatcher {
             }
         }
         long firstData = payloadLength - userHeaderLength;
+        if (firstData > 0 && r.status == Packet.OK && !fits(from, Packet.AM, r, 0, firstData)) {
+            r.status = Packet.MALFORMED;
+        }
         if (firstData > 0 && r.status == Packet.OK) {
             MemorySegment.copy(memory, payloadAt + userHeaderLength, r.buffer, 0, firstData);
         }
@@ -403,12 +426,26 @@ final class Dispatcher {
     private void onActiveMessageData(int from, long offset, boolean last, MemorySegment memory, long payloadAt,
                                      long payloadLength) {
         Reassembly r = receptions[from];
-        if (r.status == Packet.OK) {
+        if (r.status == Packet.OK && payloadLength > 0 && !fits(from, Packet.AM_DATA, r, offset, payloadLength)) {
+            r.status = Packet.MALFORMED;
+        }
+        if (r.status == Packet.OK && payloadLength > 0) {
             MemorySegment.copy(memory, payloadAt, r.buffer, offset, payloadLength);
         }
         if (last) {
             complete(from, r);
         }
+    }
+
+    /** True if {@code bytes} at {@code offset} fit the buffer of the active message in progress; else says so. */
+    private boolean fits(int from, byte kind, Reassembly r, long offset, long bytes) {
+        long room = r.buffer == null ? 0 : r.buffer.byteSize();
+        if (offset >= 0 && offset <= room && bytes <= room - offset) {
+            return true;
+        }
+        malformed(from, kind, bytes + " bytes of data at offset " + offset + (r.buffer == null
+                ? ", with no active message in progress" : " of a " + room + "-byte buffer"));
+        return false;
     }
 
     /** All of an active message is in: its completion handler, then the target counter, then the acknowledgement. */
@@ -451,6 +488,11 @@ final class Dispatcher {
     }
 
     private void onRmw(int from, long id, long address, long operand, long comparand, int op) {
+        if (op >= RMW_OPS.length) {
+            malformed(from, Packet.RMW, "operation " + op + ", not 0.." + (RMW_OPS.length - 1));
+            enqueue(Operation.rmwReply(from, id, 0, Packet.MALFORMED));
+            return;
+        }
         if ((address & 7) != 0) {
             enqueue(Operation.rmwReply(from, id, 0, Packet.MISALIGNED));
             return;

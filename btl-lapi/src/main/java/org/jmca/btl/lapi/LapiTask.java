@@ -80,7 +80,7 @@ public final class LapiTask implements Lapi, AutoCloseable {
             case LOCKFREE -> new LockFreeMode(this, settings);
         };
         this.own = TaskFile.create(fabric, task, tasks, settings.ringCapacity(), arena);
-        this.wire = new LapiWire(task, jobKey, WIRE_QUEUE_LIMIT);
+        this.wire = new LapiWire(task, tasks, jobKey, WIRE_QUEUE_LIMIT, settings.ringCapacity());
         wire.deliverInto(own); // before the address is published: a remote task may send at once
         own.setOpen(true);
         handlers.set(EXCHANGE_HANDLER, this::onExchange);

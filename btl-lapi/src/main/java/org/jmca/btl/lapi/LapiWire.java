@@ -9,6 +9,7 @@ import java.util.concurrent.locks.LockSupport;
 import org.jmca.btl.base.FutexDoorbell;
 import org.jmca.btl.base.SharedRing;
 import org.jmca.btl.base.SocketWire;
+import org.jmca.common.lapi.LapiException;
 
 /**
  * The emulated switch between hosts: packets as frames ({@code byte kind}, the header, the
@@ -29,9 +30,14 @@ final class LapiWire implements AutoCloseable {
     private volatile FutexDoorbell bell;
     private volatile boolean closed;
 
-    LapiWire(int task, byte[] jobKey, long maxQueuedBytes) {
+    /**
+     * @param tasks        the job's tasks: a connection from another id is refused
+     * @param ringCapacity the capacity of the rings packets go into: a larger frame is refused
+     */
+    LapiWire(int task, int tasks, byte[] jobKey, long maxQueuedBytes, int ringCapacity) {
         this.maxQueuedBytes = maxQueuedBytes;
-        this.wire = new SocketWire("btl/lapi task " + task, task, MAGIC, jobKey, this::onFrame, down::add);
+        this.wire = new SocketWire("btl/lapi task " + task, task, MAGIC, jobKey, 0, tasks - 1,
+                1 + SharedRing.maxRecord(ringCapacity), this::onFrame, down::add);
     }
 
     /** Where arriving packets go: the rings of this task's own file. */
@@ -74,16 +80,27 @@ final class LapiWire implements AutoCloseable {
         return true;
     }
 
-    /** On the agent of {@code from}: into its ring here, waiting while the ring is full. */
+    /**
+     * On the agent of {@code from}: into its ring here, waiting while the ring is full. A frame no
+     * task sends (too short, of no kind) is refused by throwing: the wire drops the connection and
+     * reports the task down. The wire refuses frames too large for the ring before they arrive.
+     */
     private void onFrame(int from, ByteBuffer frame) {
         SharedRing[] rings = inbound;
         if (rings == null || from < 0 || from >= rings.length) {
             return;
         }
+        if (frame.limit() < 1 + Packet.HEADER) {
+            throw new LapiException("a frame of " + frame.limit() + " bytes, shorter than a kind and the "
+                    + Packet.HEADER + "-byte packet header");
+        }
+        byte kind = frame.get(0);
+        if (!Packet.known(kind)) {
+            throw new LapiException("a packet of unknown kind " + kind);
+        }
         MemorySegment bytes = MemorySegment.ofBuffer(frame);
         MemorySegment header = bytes.asSlice(1, Packet.HEADER);
         MemorySegment payload = bytes.asSlice(1 + Packet.HEADER);
-        byte kind = frame.get(0);
         while (!rings[from].offer(kind, header, payload)) {
             if (closed || !own.isOpen()) {
                 return;

@@ -56,6 +56,7 @@ final class Packet {
     static final long MISALIGNED = 4;
     static final long NO_COUNTER = 5;
     static final long HANDLER_FAILED = 6;
+    static final long MALFORMED = 7;
 
     private Packet() {
     }
@@ -86,8 +87,14 @@ final class Packet {
             case (int) MISALIGNED -> "the address is not aligned to 8 bytes";
             case (int) NO_COUNTER -> "the target counter reference is not one the target gave out";
             case (int) HANDLER_FAILED -> "the target's handler threw";
+            case (int) MALFORMED -> "the target received a malformed packet of the operation";
             default -> "status " + status;
         };
+    }
+
+    /** True for the kinds a task sends. */
+    static boolean known(byte kind) {
+        return kind >= PUT && kind <= RMW_REPLY;
     }
 
     static String kindName(byte kind) {

@@ -65,7 +65,7 @@ final class Regions {
         for (int i = candidate; i >= 0; i--) { // overlapping regions: any that holds the range
             MemorySegment region = regions[i];
             long start = address - region.address();
-            if (length >= 0 && start + length <= region.byteSize()) {
+            if (length >= 0 && length <= region.byteSize() - start) { // no overflow: 0 <= start
                 return region.asSlice(start, length);
             }
         }

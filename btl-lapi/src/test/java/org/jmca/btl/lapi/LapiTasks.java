@@ -54,6 +54,11 @@ final class LapiTasks implements AutoCloseable {
         return peers;
     }
 
+    /** The directory the tasks' files are in. */
+    Path fabric() {
+        return fabric;
+    }
+
     LapiTask get(int t) {
         return tasks.get(t);
     }
