@@ -239,8 +239,7 @@ final class ConnectionManager {
             if (wc.ok()) {
                 MemorySegment message = MemorySegment.ofAddress(receives.address() + (long) slot * CM_BUFFER
                         + Ibv.GRH_BYTES).reinterpret(CM_MESSAGE);
-                onMessage(message.get(ValueLayout.JAVA_INT, 0),
-                        connections.endpoint(message.get(ValueLayout.JAVA_INT, 4)),
+                onMessage(message.get(ValueLayout.JAVA_INT, 0), sender(message.get(ValueLayout.JAVA_INT, 4)),
                         message.get(ValueLayout.JAVA_INT, 8), message.get(ValueLayout.JAVA_INT, 12),
                         message.get(ValueLayout.JAVA_INT, 16), message.get(ValueLayout.JAVA_LONG, 24));
             }
@@ -249,9 +248,21 @@ final class ConnectionManager {
         return n;
     }
 
+    /** The endpoint of the rank a datagram names as its sender: one of the job's peers that verbs reaches. */
+    private VerbsEndpoint sender(int senderRank) {
+        VerbsEndpoint from = connections.endpointOrNull(senderRank);
+        if (from == null) {
+            throw new McaException("btl/verbs: rank " + rank + " got a connection-manager message from rank "
+                    + senderRank + ", which is " + (senderRank == rank ? "itself"
+                    : connections.hasRank(senderRank) ? "not reached by verbs" : "not a rank of the job"));
+        }
+        return from;
+    }
+
     private void onMessage(int type, VerbsEndpoint from, int generation, int qpn, int psn, long count) {
         if (settings.verbose()) {
-            System.err.println("btl/verbs: rank " + rank + ": " + CM_NAMES[type] + " for connection " + generation
+            System.err.println("btl/verbs: rank " + rank + ": "
+                    + (type >= 0 && type < CM_NAMES.length ? CM_NAMES[type] : "message " + type) + " for connection " + generation
                     + " from rank " + from.rank + " (ours: " + from.generation + ", " + from.state + ")");
         }
         boolean current = generation == from.generation;

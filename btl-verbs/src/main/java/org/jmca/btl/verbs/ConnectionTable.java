@@ -71,6 +71,16 @@ final class ConnectionTable {
         return endpoints[rank];
     }
 
+    /** True if {@code rank} is one of the job's. */
+    boolean hasRank(int rank) {
+        return rank >= 0 && rank < endpoints.length;
+    }
+
+    /** The endpoint of {@code rank}, or null for a rank outside the job, this rank or one verbs cannot reach. */
+    VerbsEndpoint endpointOrNull(int rank) {
+        return hasRank(rank) ? endpoints[rank] : null;
+    }
+
     /** The endpoint whose queue pair has this number, or null (none, or torn down). */
     VerbsEndpoint byQpn(int qpn) {
         return byQpn.get(qpn);

@@ -125,8 +125,15 @@ public final class SoftVerbs implements Verbs {
         for (int from = 1; from <= ports; from++) {
             fromPeer[from] = port.ring(from);
             int sender = from;
-            handlers[from] = (tag, data, offset, length) -> onPacket(sender, tag, data.get(ValueLayout.JAVA_LONG_UNALIGNED,
-                    offset), data.get(ValueLayout.JAVA_LONG_UNALIGNED, offset + 8), offset + 16, (int) length - 16);
+            handlers[from] = (tag, data, offset, length) -> {
+                if (length < 16 || !isPacket(tag)) {
+                    throw new org.jmca.mca.McaException("verbs soft device: port " + lid + " received a corrupt packet"
+                            + " from LID " + sender + ": " + length + " bytes of type " + tag + " (types 1.." + UD_SEND_IMM
+                            + ", at least 16 bytes)");
+                }
+                onPacket(sender, tag, data.get(ValueLayout.JAVA_LONG_UNALIGNED, offset),
+                        data.get(ValueLayout.JAVA_LONG_UNALIGNED, offset + 8), offset + 16, (int) length - 16);
+            };
         }
         this.crossMemory = new CrossMemory(arena);
         this.network = network;
@@ -595,6 +602,11 @@ public final class SoftVerbs implements Verbs {
         if (!acksDue.contains(qp)) {
             acksDue.add(qp);
         }
+    }
+
+    /** True for the packet types of the device's rings (what a remote port's agent may forward into them). */
+    static boolean isPacket(byte tag) {
+        return tag >= RC_SEND && tag <= UD_SEND_IMM;
     }
 
     private void onPacket(int fromLid, byte tag, long header0, long header1, long at, int length) {

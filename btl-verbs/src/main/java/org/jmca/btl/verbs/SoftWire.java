@@ -349,8 +349,11 @@ final class SoftWire {
         private final ByteBuffer answer = ByteBuffer.allocateDirect(17).order(java.nio.ByteOrder.nativeOrder());
         private Ibv.WcStatus writeStatus = Ibv.WcStatus.SUCCESS;
 
+        private final int sender;
+
         Agent(SocketChannel channel, int sender) {
             this.channel = channel;
+            this.sender = sender;
             this.inbound = port.ring(sender);
         }
 
@@ -365,6 +368,15 @@ final class SoftWire {
                 long header0 = head.getLong(5);
                 long header1 = head.getLong(13);
                 int payload = length - 16;
+                // A WRITE's data goes straight to memory; everything else must fit the frame buffer.
+                if (payload < 0 || tag != WRITE && payload > frame.capacity()) {
+                    throw new IOException("btl/verbs: soft device port " + lid + ": LID " + sender + " sent a frame of "
+                            + length + " bytes (type " + tag + "): not 16.." + (16 + frame.capacity()));
+                }
+                if (tag < WRITE && !SoftVerbs.isPacket(tag) || tag > MCAST_IMM) {
+                    throw new IOException("btl/verbs: soft device port " + lid + ": LID " + sender
+                            + " sent a frame of unknown type " + tag);
+                }
                 switch (tag) {
                     case WRITE -> write(header0, header1, payload);
                     case READ -> read(header0, header1, readPayload(payload).get(ValueLayout.JAVA_LONG, 0));
