@@ -37,6 +37,9 @@ import org.jmca.mca.btl.PeerFailureException;
 final class TcpEndpoint implements BtlEndpoint {
     enum State { CLOSED, CONNECTING, CONNECTED, PEER_FINALIZED, FAILED }
 
+    /** How long to wait before trying an unreachable peer's addresses again. */
+    private static final long RETRY_NANOS = 100_000_000;
+
     /**
      * What the endpoints of one module share: this process's rank and the digest of its job key
      * (its side of a handshake), the selector their sockets are registered with, the settings, and
@@ -77,6 +80,10 @@ final class TcpEndpoint implements BtlEndpoint {
     /** The connection we started, while it is being made. */
     private SocketChannel outgoing;
     private long connectStartedNanos;
+    /** When to try the peer's addresses again after the network said none is reachable now; 0: not waiting. */
+    private long retryAtNanos;
+    /** Why the last attempt failed, for the error if the connect timeout passes. */
+    private String lastFailure = "";
 
     // ---- the module's framing state for this peer ----
     final SendQueue sendQueue;
@@ -138,38 +145,69 @@ final class TcpEndpoint implements BtlEndpoint {
     /** Connects to the peer's address {@code addressIndex}, non-blocking: the selector tells when it is made. */
     void connect(int addressIndex) {
         InetSocketAddress address = addresses.get(addressIndex);
+        if (state != State.CONNECTING) {
+            local.connecting++;
+            connectStartedNanos = System.nanoTime();
+            state = State.CONNECTING;
+        }
+        SocketChannel attempt = null;
         try {
-            SocketChannel attempt = SocketChannel.open();
+            attempt = SocketChannel.open();
             attempt.configureBlocking(false);
             attempt.setOption(StandardSocketOptions.TCP_NODELAY, true);
             attempt.connect(address);
-            if (state != State.CONNECTING) {
-                local.connecting++;
-                connectStartedNanos = System.nanoTime();
-            }
-            state = State.CONNECTING;
             outgoing = attempt;
             attempt.register(local.selector, SelectionKey.OP_CONNECT,
                     new TcpBtlModule.Outgoing(this, attempt, addressIndex, bridgeDigest != null
                             ? TcpWire.handshake(bridgeDigest, indexThere)
                             : TcpWire.handshake(local.keyDigest, local.rank), ByteBuffer.allocate(1)));
         } catch (IOException e) {
-            connectFailed(addressIndex, e.getMessage());
+            closeQuietly(attempt);
+            connectFailed(addressIndex, e);
         }
     }
 
-    /** The attempt on address {@code addressIndex} failed: the next address, or the peer is unreachable. */
-    private void connectFailed(int addressIndex, String why) {
+    private static void closeQuietly(SocketChannel channel) {
+        if (channel != null) {
+            try {
+                channel.close();
+            } catch (IOException e) {
+                // it was not open
+            }
+        }
+    }
+
+    /**
+     * The attempt on address {@code addressIndex} failed: the next address; after the last, the
+     * peer is unreachable, unless the network itself was (no route, a link down): then the
+     * addresses are tried again a little later, until {@code btl_tcp_connect_timeout}, as TCP
+     * rides out a link down on a connection already made. A peer that refuses is not waited for:
+     * its process is gone.
+     */
+    private void connectFailed(int addressIndex, IOException failure) {
         if (state == State.CONNECTED) {
             return;
         }
+        lastFailure = String.valueOf(failure.getMessage());
         if (addressIndex + 1 < addresses.size()) {
             connect(addressIndex + 1);
             return;
         }
+        if (networkUnreachable(failure)) {
+            outgoing = null;
+            retryAtNanos = System.nanoTime() + RETRY_NANOS;
+            return;
+        }
         fail();
         throw new PeerFailureException(rank, "btl/tcp: rank " + local.rank + " cannot connect to " + this + ": "
-                + why);
+                + failure.getMessage());
+    }
+
+    /** ENETUNREACH and EHOSTUNREACH, which Java reports by message for the first. */
+    private static boolean networkUnreachable(IOException failure) {
+        return failure instanceof java.net.NoRouteToHostException
+                || failure.getMessage() != null && (failure.getMessage().contains("Network is unreachable")
+                        || failure.getMessage().contains("No route to host"));
     }
 
     /**
@@ -184,7 +222,7 @@ final class TcpEndpoint implements BtlEndpoint {
             } catch (IOException e) {
                 key.cancel();
                 out.channel().close();
-                connectFailed(out.addressIndex(), e.getMessage());
+                connectFailed(out.addressIndex(), e);
                 return;
             }
             while (out.handshake().hasRemaining()) {
@@ -211,7 +249,7 @@ final class TcpEndpoint implements BtlEndpoint {
             outgoing = null;
             return;
         }
-        connectFailed(addresses.size() - 1, "it refused the connection (does it run in another job?)");
+        connectFailed(addresses.size() - 1, new IOException("it refused the connection (does it run in another job?)"));
     }
 
     /**
@@ -258,10 +296,18 @@ final class TcpEndpoint implements BtlEndpoint {
 
     /** Fails the peer if its connection is still being made after {@code btl_tcp_connect_timeout}. */
     void checkConnectTimeout(long now) {
-        if (state == State.CONNECTING && now - connectStartedNanos > local.settings.connectTimeoutNanos()) {
+        if (state != State.CONNECTING) {
+            return;
+        }
+        if (now - connectStartedNanos > local.settings.connectTimeoutNanos()) {
             fail();
             throw new PeerFailureException(rank, "btl/tcp: rank " + local.rank + " could not connect to " + this
-                    + " within " + local.settings.connectTimeoutNanos() / 1_000_000 + " ms (btl_tcp_connect_timeout)");
+                    + " within " + local.settings.connectTimeoutNanos() / 1_000_000 + " ms (btl_tcp_connect_timeout)"
+                    + (lastFailure.isEmpty() ? "" : "; the last attempt: " + lastFailure));
+        }
+        if (retryAtNanos != 0 && now - retryAtNanos >= 0) {
+            retryAtNanos = 0;
+            connect(0);
         }
     }
 

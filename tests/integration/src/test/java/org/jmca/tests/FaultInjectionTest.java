@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -91,7 +90,7 @@ class FaultInjectionTest {
     @MethodSource("cases")
     void theJobEndsAsItMustWithinItsBoundAndLeavesNothing(Fault fault, Stage stage, Transport transport)
             throws Exception {
-        Set<String> before = jobFiles();
+        Leftovers before = Leftovers.before();
         List<String> command = new ArrayList<>(List.of(Jmca.ROOT.resolve("bin/jmpirun").toString(), "-np", "3"));
         if (fault == Fault.STOP_RANK) {
             command.addAll(List.of("--timeout", String.valueOf(TIMEOUT_SECONDS)));
@@ -137,31 +136,17 @@ class FaultInjectionTest {
             ProcessHandle.of(pid).ifPresent(rank -> rank.onExit().orTimeout(30, TimeUnit.SECONDS).join());
         }
         long leftAt = System.nanoTime();
-        // a killed jmpirun's reaper removes its directory a moment after the ranks died
-        LiveJob.until(() -> jobFiles().equals(before), () -> "files left in /dev/shm: " + difference(before));
+        before.awaitNone();
         long cleanAt = System.nanoTime();
-        record(fault, stage, transport, status, endedAt - faultAt, Math.max(leftAt, cleanAt) - faultAt);
+        record(fault.name(), stage.name(), transport.name(), status, endedAt - faultAt, Math.max(leftAt, cleanAt) - faultAt);
     }
 
-    private static void signal(String name, long pid) throws IOException, InterruptedException {
+    static void signal(String name, long pid) throws IOException, InterruptedException {
         assertThat(new ProcessBuilder("kill", "-" + name, String.valueOf(pid)).inheritIO().start().waitFor()).isZero();
     }
 
-    private static Set<String> jobFiles() {
-        try (Stream<Path> shm = Files.list(Path.of("/dev/shm"))) {
-            return shm.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("jmca-")).collect(Collectors.toSet());
-        } catch (IOException e) {
-            throw new AssertionError(e);
-        }
-    }
-
-    private static Set<String> difference(Set<String> before) {
-        Set<String> now = jobFiles();
-        now.removeAll(before);
-        return now;
-    }
-
-    private static synchronized void record(Fault fault, Stage stage, Transport transport, int status, long endNanos,
+    /** Appends a case to the report: what was done, where, the job's status, and the seconds it took to end and to leave nothing. */
+    static synchronized void record(String fault, String stage, String transport, int status, long endNanos,
                                             long cleanNanos) throws IOException {
         boolean fresh = Files.notExists(REPORT);
         String line = String.format(Locale.ROOT, "%s%s,%s,%s,%d,%.2f,%.2f%n",

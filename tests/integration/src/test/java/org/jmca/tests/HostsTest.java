@@ -7,9 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -150,7 +147,7 @@ class HostsTest {
 
     @Test
     void killingARankOnARemoteHostEndsTheJobNamingRankAndHostAndLeavesNothing() throws Exception {
-        Set<String> before = jobFiles();
+        Leftovers before = Leftovers.before();
         try (LiveJob job = startWaiting("wait", home.resolve("never"))) {
             List<String> pids = LiveJob.await(job.out, l -> l.matches("rank \\d pid \\d+"), 6, "pids");
             long victim = pids.stream().filter(l -> l.startsWith("rank 3 ")).map(l -> Long.parseLong(l.split(" ")[3]))
@@ -160,13 +157,13 @@ class HostsTest {
             assertThat(String.join("\n", job.err)).contains("jmpirun: rank 3 on host " + hosts.names().get(1)
                     + " (pid " + victim + ") was killed by signal 9 (SIGKILL); stopping the job");
             assertThat(status).isEqualTo(137);
-            assertNothingLeft(before);
+            before.assertNone();
         }
     }
 
     @Test
     void killingARemoteDaemonEndsTheJobNamingTheHostAndLeavesNothing() throws Exception {
-        Set<String> before = jobFiles();
+        Leftovers before = Leftovers.before();
         try (LiveJob job = startWaiting("wait", home.resolve("never"))) {
             LiveJob.await(job.out, l -> l.matches("rank \\d pid \\d+"), 6, "pids");
             ProcessHandle daemon = ProcessHandle.allProcesses().filter(p -> p.info().commandLine()
@@ -176,23 +173,8 @@ class HostsTest {
             assertThat(String.join("\n", job.err)).contains("jmpirun: the daemon on host " + hosts.names().get(1)
                     + " (pid " + daemon.pid() + ") is gone, and with it rank(s) 2, 3; stopping the job");
             assertThat(status).isEqualTo(1);
-            assertNothingLeft(before);
+            before.assertNone();
         }
-    }
-
-    /** JMCA's files and directories in /dev/shm: other jobs' may be there before a test starts. */
-    private static Set<String> jobFiles() throws IOException {
-        try (Stream<Path> shm = Files.list(Path.of("/dev/shm"))) {
-            return shm.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("jmca-")).collect(Collectors.toSet());
-        }
-    }
-
-    /** No rank or daemon of a test job runs, and the job left nothing in /dev/shm. */
-    private static void assertNothingLeft(Set<String> before) throws IOException {
-        assertThat(ProcessHandle.allProcesses().map(p -> p.info().commandLine().orElse(""))
-                .filter(c -> c.contains("org.jmca.tests.programs.Failing") || c.contains("HostDaemon")))
-                .as("processes left").isEmpty();
-        assertThat(jobFiles()).as("/dev/shm").isEqualTo(before);
     }
 
     @Test

@@ -12,7 +12,8 @@ import sun.misc.Signal;
  * {@code stream}: every rank prints its pid and then sends 1 MiB messages round the ring forever.
  * {@code abort R}: rank R calls abort(3). {@code nofinalize}: rank 1 returns without Finalize (after a barrier).
  * {@code signals FILE}: as {@code wait}, and every rank prints a line for each SIGUSR1 and SIGUSR2 it gets.
- * {@code collectives}: every rank prints its pid and then allreduces 8 bytes and barriers forever.
+ * {@code collectives [N]}: every rank prints its pid and then allreduces 8 bytes and barriers forever
+ * (or N times, then finalizes).
  * {@code init}: every rank prints its pid before MPI.Init; rank 1 then sleeps there for ever, the others
  * wait for it in Init. {@code finalize}: every rank prints its pid after Init; rank 1 then sleeps for
  * ever, the others wait for it in Finalize.
@@ -89,11 +90,17 @@ public final class Failing {
             case "collectives" -> {
                 System.out.println("rank " + rank + " pid " + ProcessHandle.current().pid());
                 long[] value = new long[1];
-                while (true) {
+                long rounds = args.length > 1 ? Long.parseLong(args[1]) : Long.MAX_VALUE;
+                int size = MPI.COMM_WORLD.getSize();
+                for (long round = 0; round < rounds; round++) {
                     value[0] = rank;
                     MPI.COMM_WORLD.allReduce(value, 1, MPI.LONG, MPI.SUM);
+                    if (value[0] != (long) size * (size - 1) / 2) {
+                        throw new IllegalStateException("round " + round + ": the sum is " + value[0]);
+                    }
                     MPI.COMM_WORLD.barrier();
                 }
+                MPI.Finalize();
             }
             case "finalize" -> {
                 System.out.println("rank " + rank + " pid " + ProcessHandle.current().pid());
