@@ -1,7 +1,6 @@
 package org.jmca.runtime;
 
 import java.io.File;
-import java.io.IOException;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Files;
@@ -11,6 +10,9 @@ import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.jmca.rte.launcher.JmpiRun;
 import org.jmca.rte.launcher.Launcher;
 import org.jmca.rte.launcher.SpawnLine;
@@ -26,6 +28,15 @@ public final class Spawning {
     public static final String PARENT_PORT = "JMCA_PARENT_PORT";
     /** The spawned jobs' launchers, stopped if they outlive this process. */
     private static final List<Process> CHILDREN = new ArrayList<>();
+    private static final Path SETPRIV = Path.of("/usr/bin/setpriv");
+    /**
+     * The thread that starts spawned jobs: a parent-death signal is sent when the thread that made
+     * the process ends, so that thread must live as long as this process, whichever thread spawns.
+     */
+    private static final ExecutorService SPAWNER = Executors.newSingleThreadExecutor(
+            Thread.ofPlatform().daemon().name("jmca-spawner").factory());
+    /** Set once this process stops its children: their ends are no failure then. */
+    private static volatile boolean ending;
 
     private Spawning() {
     }
@@ -74,6 +85,9 @@ public final class Spawning {
             DynamicProcesses.Connected children = DynamicProcesses.accept(rt, comm, port, root, started == null ? null
                     : () -> started.isAlive() ? null : "the spawned job ended (status " + started.exitValue()
                     + ") before it connected: see its output above");
+            if (started != null) {
+                abortIfItFails(rt, started);
+            }
             return new Spawned(children, told[1]);
         } finally {
             if (port != null) {
@@ -119,7 +133,12 @@ public final class Spawning {
 
     private static Process start(List<String> jmpirunArguments, Path directory, String port) {
         Path lib = launcherLib();
-        List<String> line = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        List<String> line = new ArrayList<>();
+        if (Files.isExecutable(SETPRIV)) {
+            // the spawned jmpirun dies with this process however it dies (its own ranks die with it)
+            line.addAll(List.of(SETPRIV.toString(), "--pdeathsig", "KILL", "--"));
+        }
+        line.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "--enable-native-access=ALL-UNNAMED", "-Djmca.lib=" + lib, "-cp", lib.resolve("*").toString(),
                 JmpiRun.class.getName(), "-x", PARENT_PORT));
         line.addAll(jmpirunArguments);
@@ -129,7 +148,7 @@ public final class Spawning {
         }
         builder.environment().put(PARENT_PORT, port);
         try {
-            Process process = builder.start();
+            Process process = SPAWNER.submit(builder::start).get();
             synchronized (CHILDREN) {
                 if (CHILDREN.isEmpty()) {
                     Runtime.getRuntime().addShutdownHook(new Thread(Spawning::stopChildren, "jmca-spawned-jobs"));
@@ -137,8 +156,11 @@ public final class Spawning {
                 CHILDREN.add(process);
             }
             return process;
-        } catch (IOException e) {
-            throw new MpiError(ErrorClass.SPAWN, "cannot start jmpirun from " + lib + ": " + e.getMessage());
+        } catch (ExecutionException e) {
+            throw new MpiError(ErrorClass.SPAWN, "cannot start jmpirun from " + lib + ": " + e.getCause().getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new MpiError(ErrorClass.SPAWN, "interrupted while starting jmpirun");
         }
     }
 
@@ -181,7 +203,24 @@ public final class Spawning {
         }
     }
 
+    /**
+     * A spawned job that fails (a rank of it killed, aborted) ends this job too, as in Open MPI:
+     * its processes may be waiting for the children in a receive that would never complete. Not
+     * once this process is ending, when it stops its children itself.
+     */
+    private static void abortIfItFails(JobRuntime rt, Process job) {
+        job.onExit().thenAccept(ended -> {
+            if (ended.exitValue() != 0 && !ending) {
+                String why = "the job rank " + rt.job.rank() + " spawned (jmpirun pid " + ended.pid()
+                        + ") ended with status " + ended.exitValue();
+                System.err.println("jmca: rank " + rt.job.rank() + ": " + why + "; the job is aborted");
+                rt.wireUp.abort(1, why);
+            }
+        });
+    }
+
     private static void stopChildren() {
+        ending = true;
         synchronized (CHILDREN) {
             CHILDREN.forEach(Process::destroy);
         }

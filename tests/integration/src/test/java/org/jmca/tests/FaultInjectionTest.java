@@ -37,7 +37,7 @@ class FaultInjectionTest {
 
     /** Where rank 1 is when the fault comes; the program's mode of the same name ({@code Failing}). */
     enum Stage {
-        INIT("init"), COLLECTIVE("collectives"), RENDEZVOUS("stream"), FINALIZE("finalize");
+        INIT("init"), COLLECTIVE("collectives"), RENDEZVOUS("stream"), SPAWN("spawn"), FINALIZE("finalize");
 
         final String mode;
 
@@ -66,7 +66,8 @@ class FaultInjectionTest {
     private static final Set<String> SAMPLE = Set.of(
             "KILL_RANK INIT SM", "KILL_RANK FINALIZE SM", "KILL_RANK COLLECTIVE TCP", "KILL_RANK RENDEZVOUS GM",
             "KILL_RANK COLLECTIVE LAPI", "KILL_RANK RENDEZVOUS VERBS", "STOP_RANK COLLECTIVE SM",
-            "STOP_RANK RENDEZVOUS TCP", "KILL_JMPIRUN COLLECTIVE TCP", "KILL_JMPIRUN INIT SM");
+            "STOP_RANK RENDEZVOUS TCP", "KILL_JMPIRUN COLLECTIVE TCP", "KILL_JMPIRUN INIT SM", "KILL_RANK SPAWN TCP",
+            "KILL_JMPIRUN SPAWN TCP");
 
     @TempDir
     Path home;
@@ -77,7 +78,9 @@ class FaultInjectionTest {
         for (Fault fault : Fault.values()) {
             for (Stage stage : Stage.values()) {
                 for (Transport transport : Transport.values()) {
-                    if (all || SAMPLE.contains(fault + " " + stage + " " + transport)) {
+                    // jobs reach one another over tcp only: a spawn over another transport is refused
+                    boolean runs = stage != Stage.SPAWN || transport == Transport.TCP;
+                    if (runs && (all || SAMPLE.contains(fault + " " + stage + " " + transport))) {
                         cases.add(Arguments.of(fault, stage, transport));
                     }
                 }
@@ -97,6 +100,9 @@ class FaultInjectionTest {
         }
         command.addAll(transport.flags);
         command.addAll(List.of("-cp", Jmca.PROGRAMS.toString(), "org.jmca.tests.programs.Failing", stage.mode));
+        if (stage == Stage.SPAWN) {
+            command.add(Jmca.PROGRAMS.toString()); // the children's class path
+        }
         List<Long> ranks;
         int status;
         long faultAt;
@@ -139,6 +145,35 @@ class FaultInjectionTest {
         before.awaitNone();
         long cleanAt = System.nanoTime();
         record(fault.name(), stage.name(), transport.name(), status, endedAt - faultAt, Math.max(leftAt, cleanAt) - faultAt);
+    }
+
+    /**
+     * A rank of a spawned job killed: its jmpirun ends that job, and the parent job, whose ranks
+     * wait for the children, ends too (as Open MPI does), saying why; nothing is left.
+     */
+    @org.junit.jupiter.api.Test
+    void aSpawnedRankKilledEndsItsJobAndTheParentJobNamingIt() throws Exception {
+        Leftovers before = Leftovers.before();
+        try (LiveJob job = new LiveJob(new Jmca(home).start(List.of(Jmca.ROOT.resolve("bin/jmpirun").toString(), "-np",
+                "2", "--mca", "btl", "self,sm,tcp", "-cp", Jmca.PROGRAMS.toString(), "org.jmca.tests.programs.Failing", "spawn",
+                Jmca.PROGRAMS.toString())))) {
+            LiveJob.await(job.out, l -> l.matches("rank \\d pid \\d+"), 2, "parent pids");
+            List<String> children = LiveJob.await(job.out, l -> l.matches("child \\d pid \\d+"), 2, "child pids");
+            long victim = children.stream().filter(l -> l.startsWith("child 1 ")).map(l -> Long.parseLong(l.split(" ")[3]))
+                    .findFirst().orElseThrow();
+            long fault = System.nanoTime();
+            signal("KILL", victim);
+            int status = job.waitFor(60);
+            long ended = System.nanoTime();
+            // the parent's ranks learn it from btl/tcp (the child's connection reset) or from the
+            // spawned job's end, whichever comes first: either way the job ends, saying why
+            assertThat(status).as("stderr: %s", job.err).isNotZero();
+            assertThat(String.join("\n", job.err)).containsPattern("jmpirun: rank \\d aborted the job with error code \\d+: "
+                    + ".*(lost its connection to rank [23]|the job rank 0 spawned \\(jmpirun pid \\d+\\) ended with status 137)"
+                    + ".*; stopping the job");
+            before.awaitNone();
+            record("KILL_SPAWNED_RANK", "SPAWN", "TCP", status, ended - fault, System.nanoTime() - fault);
+        }
     }
 
     static void signal(String name, long pid) throws IOException, InterruptedException {

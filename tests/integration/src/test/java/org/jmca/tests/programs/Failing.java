@@ -16,7 +16,9 @@ import sun.misc.Signal;
  * (or N times, then finalizes).
  * {@code init}: every rank prints its pid before MPI.Init; rank 1 then sleeps there for ever, the others
  * wait for it in Init. {@code finalize}: every rank prints its pid after Init; rank 1 then sleeps for
- * ever, the others wait for it in Finalize.
+ * ever, the others wait for it in Finalize. {@code spawn CLASSPATH}: the ranks spawn 2 processes of
+ * {@code spawned}, print their pids, and wait for a message from the children for ever; each child
+ * prints "child R pid P" and waits for a message from the parents for ever.
  */
 public final class Failing {
     private Failing() {
@@ -101,6 +103,16 @@ public final class Failing {
                     MPI.COMM_WORLD.barrier();
                 }
                 MPI.Finalize();
+            }
+            case "spawn" -> {
+                mpi.Intercomm children = MPI.COMM_WORLD.spawn("java", new String[] {"-cp", args[1],
+                        Failing.class.getName(), "spawned"}, 2, MPI.INFO_NULL, 0, null);
+                System.out.println("rank " + rank + " pid " + ProcessHandle.current().pid());
+                children.recv(new int[1], 1, MPI.INT, MPI.ANY_SOURCE, 0);
+            }
+            case "spawned" -> {
+                System.out.println("child " + rank + " pid " + ProcessHandle.current().pid());
+                mpi.Intercomm.getParent().recv(new int[1], 1, MPI.INT, MPI.ANY_SOURCE, 0);
             }
             case "finalize" -> {
                 System.out.println("rank " + rank + " pid " + ProcessHandle.current().pid());
