@@ -51,17 +51,32 @@ public final class EmulatedDevice {
 
     /**
      * The directory of the job's emulated {@code device} files, made if missing: the session
-     * directory the launcher removes when the job ends, else {@code /dev/shm/jmca-<job>-<device>}.
+     * directory the launcher removes when the job ends, else {@code /dev/shm/jmca-<job>-<device>},
+     * which the job's last rank to exit removes.
      *
      * @param what for the error: "btl/gm: the emulated GM NIC"
      */
     public static Path directory(BtlEnvironment environment, String device, String what) {
-        Path dir = environment.sessionDirectory() != null ? environment.sessionDirectory()
-                : Path.of("/dev/shm", "jmca-" + environment.jobId() + "-" + device);
+        if (environment.sessionDirectory() != null) {
+            return environment.sessionDirectory();
+        }
+        Path dir = Path.of("/dev/shm", "jmca-" + environment.jobId() + "-" + device);
         try {
-            return Files.createDirectories(dir);
+            Files.createDirectories(dir);
         } catch (IOException e) {
             throw new UncheckedIOException(what + ": cannot make the directory " + dir + ": " + e, e);
+        }
+        // No launcher removes it (mpirun, srun): each rank tries as it exits, after its port file
+        // went; the last one out finds it empty.
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> removeIfEmpty(dir), "jmca-" + device + "-directory"));
+        return dir;
+    }
+
+    private static void removeIfEmpty(Path dir) {
+        try {
+            Files.deleteIfExists(dir);
+        } catch (IOException e) {
+            // another rank's files are still there (it removes the directory), or it is gone already
         }
     }
 }

@@ -5,7 +5,9 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
@@ -28,6 +30,8 @@ record SessionDirectory(Path path) {
      * parent-death signal) a moment to go, then remove the directory.
      */
     private static final String REAPER = "trap '' INT TERM HUP QUIT; read _; sleep 1; rm -rf -- \"$0\"";
+
+    private static final Path SETSID = Path.of("/usr/bin/setsid");
 
     /**
      * The reapers, held so that no garbage collection closes a pipe early; ended at {@link #remove}.
@@ -62,7 +66,12 @@ record SessionDirectory(Path path) {
     }
 
     private static SessionDirectory reaped(Path path) throws IOException {
-        Process reaper = new ProcessBuilder("/bin/sh", "-c", REAPER, path.toString())
+        List<String> command = new ArrayList<>();
+        if (Files.isExecutable(SETSID)) {
+            command.add(SETSID.toString()); // a session of its own: a kill of jmpirun's process group spares it
+        }
+        command.addAll(List.of("/bin/sh", "-c", REAPER, path.toString()));
+        Process reaper = new ProcessBuilder(command)
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .redirectError(ProcessBuilder.Redirect.INHERIT)
                 .start();

@@ -79,9 +79,26 @@ class MpirunTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("programs")
     void theProgramPassesUnderMpirun(String program, List<String> args, int passes) {
+        Leftovers before = Leftovers.before();
         Jmca.Result result = mpirun(RANKS, jmcaJava(), program, args);
         assertThat(result.status()).as("status; stderr: %s", result.err()).isZero();
         assertThat(result.outLines()).filteredOn(l -> l.startsWith("PASS")).hasSize(passes);
+        before.assertNone();
+    }
+
+    /** Without a session directory, the emulated devices' directory in /dev/shm goes with the job's last rank. */
+    @ParameterizedTest(name = "btl/{0}")
+    @ValueSource(strings = {"gm", "lapi", "verbs"})
+    void anEmulatedDevicesDirectoryGoesWithTheJob(String btl) {
+        Leftovers before = Leftovers.before();
+        String device = btl.equals("verbs") ? "soft" : "emulated";
+        List<String> starter = new ArrayList<>(List.of("-x", "JMCA_MCA_btl=self," + btl,
+                "-x", "JMCA_MCA_btl_" + btl + "_device=" + device));
+        starter.addAll(jmcaJava());
+        Jmca.Result result = mpirun(2, starter, "MixedSizesPair", List.of());
+        assertThat(result.status()).as("status; stderr: %s", result.err()).isZero();
+        assertThat(result.out()).contains("PASS");
+        before.assertNone();
     }
 
     @Test
