@@ -3,6 +3,7 @@ module org.jmca.coll.gm {
     requires org.jmca.mca;
     requires org.jmca.coll.base;
     requires org.jmca.common.gm;
+    requires org.jmca.config;
     requires typesafe.config;
 
     provides org.jmca.mca.Component with org.jmca.coll.gm.GmCollComponent;

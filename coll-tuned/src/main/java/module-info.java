@@ -2,6 +2,7 @@
 module org.jmca.coll.tuned {
     requires org.jmca.mca;
     requires org.jmca.coll.base;
+    requires org.jmca.config;
     requires typesafe.config;
     requires info.picocli;
 

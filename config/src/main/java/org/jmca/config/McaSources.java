@@ -3,6 +3,7 @@ package org.jmca.config;
 import java.io.IOException;
 import java.net.URL;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -66,11 +67,12 @@ public final class McaSources {
     public static McaSources ofEnvironment(Map<String, String> env) {
         String home = env.get("HOME");
         McaSources sources = new McaSources().environment(env)
-                .userHome(Path.of(home == null || home.isBlank() ? System.getProperty("user.home") : home))
+                .userHome(home == null || home.isBlank() ? Path.of(System.getProperty("user.home"))
+                        : path(home, "HOME"))
                 .classLoader(Thread.currentThread().getContextClassLoader());
         String jmcaHome = env.get("JMCA_HOME");
         if (jmcaHome != null && !jmcaHome.isBlank()) {
-            sources.jmcaHome(Path.of(jmcaHome));
+            sources.jmcaHome(path(jmcaHome, "JMCA_HOME"));
         }
         // In a process started by jmpirun, its --mca and --tune flags count as this process's own.
         String commandLine = env.get(ENV_COMMAND_LINE);
@@ -79,30 +81,50 @@ public final class McaSources {
         }
         String tune = env.get(ENV_TUNE_FILES);
         if (tune != null && !tune.isEmpty()) {
-            sources.tuneFiles(Arrays.stream(tune.split(",")).map(Path::of).toList());
+            sources.tuneFiles(Arrays.stream(tune.split(",")).map(file -> path(file, ENV_TUNE_FILES)).toList());
         }
         return sources;
+    }
+
+    private static Path path(String text, String variable) {
+        try {
+            return Path.of(text);
+        } catch (InvalidPathException e) {
+            throw new ParameterException("environment " + variable + ": '" + text + "' is not a path: "
+                    + e.getReason(), e);
+        }
     }
 
     /** {@code --mca} pairs as one environment value: {@code name=value} lines. */
     public static String encodeCommandLine(List<Map.Entry<String, String>> pairs) {
         StringBuilder text = new StringBuilder();
         for (Map.Entry<String, String> pair : pairs) {
-            if (pair.getKey().contains("=") || pair.getKey().contains("\n") || pair.getValue().contains("\n")) {
+            if (pair.getKey().isEmpty() || pair.getKey().contains("=") || pair.getKey().contains("\n")
+                    || pair.getValue().contains("\n")) {
                 throw new ParameterException("--mca " + pair.getKey() + " " + pair.getValue()
-                        + ": a name may not hold '=' or a line break, nor a value a line break");
+                        + ": a name may not be empty or hold '=' or a line break, nor a value a line break");
             }
             text.append(pair.getKey()).append('=').append(pair.getValue()).append('\n');
         }
         return text.toString();
     }
 
+    /**
+     * The pairs {@link #encodeCommandLine} wrote; blank lines are skipped.
+     *
+     * @throws ParameterException naming the variable and line of a line that is not {@code name=value}
+     */
     static List<Map.Entry<String, String>> decodeCommandLine(String text) {
         List<Map.Entry<String, String>> pairs = new ArrayList<>();
-        for (String line : text.split("\n")) {
+        String[] lines = text.split("\n");
+        for (int i = 0; i < lines.length; i++) {
+            String line = lines[i];
             int eq = line.indexOf('=');
             if (eq > 0) {
                 pairs.add(Map.entry(line.substring(0, eq), line.substring(eq + 1)));
+            } else if (!line.isBlank()) {
+                throw new ParameterException("environment " + ENV_COMMAND_LINE + " line " + (i + 1) + ": '" + line
+                        + "' is not name=value, as jmpirun writes the --mca pairs there");
             }
         }
         return List.copyOf(pairs);

@@ -3,15 +3,16 @@ package org.jmca.config;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
+import com.typesafe.config.ConfigList;
 import com.typesafe.config.ConfigParseOptions;
+import com.typesafe.config.ConfigResolveOptions;
 import com.typesafe.config.ConfigSyntax;
 import com.typesafe.config.ConfigObject;
 import com.typesafe.config.ConfigValue;
 import com.typesafe.config.ConfigValueType;
 import java.io.IOException;
-import java.io.Reader;
-import java.io.StringReader;
 import java.net.URL;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,9 +22,6 @@ import java.util.Comparator;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 import org.jmca.mca.param.ParameterException;
 import org.jmca.mca.param.RawValue;
 import org.jmca.mca.param.ValueSource;
@@ -42,11 +40,11 @@ import org.jmca.mca.param.ValueSource;
  * framework's list nests its settings under {@code btl_tcp { ... }} instead.
  *
  * <p>Every value carries its file and line; a file that is neither is an error naming both.
+ * HOCON is read as {@link UserHocon} reads a user's file: no {@code include}, a bounded number of
+ * substitutions, and too deep a nesting is an error naming the file. A list value holds plain
+ * values only ({@code [self, tcp]}); a list of lists or objects, or a null in a list, is an error.
  */
 public final class ParameterFile {
-    private static final Pattern OPEN_MPI_LINE =
-            Pattern.compile("\\s*([A-Za-z_][A-Za-z0-9_]*)\\s*=\\s*([^\\s{\\[].*?)?\\s*");
-    private static final Pattern TRAILING_COMMENT = Pattern.compile("\\s+#.*$");
 
     private ParameterFile() {
     }
@@ -60,6 +58,8 @@ public final class ParameterFile {
         String text;
         try {
             text = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (CharacterCodingException e) {
+            throw new ParameterException(kind.label() + " " + file + " cannot be read: it is not UTF-8 text", e);
         } catch (IOException e) {
             throw new ParameterException(kind.label() + " " + file + " cannot be read: " + e.getMessage(), e);
         }
@@ -86,15 +86,14 @@ public final class ParameterFile {
         if (openMpi != null) {
             return openMpi;
         }
-        try (Reader reader = new StringReader(text)) {
-            Config config = ConfigFactory.parseReader(reader,
-                    ConfigParseOptions.defaults().setSyntax(ConfigSyntax.CONF).setOriginDescription(name));
-            return flatten(config.resolve(), name, kind);
+        Config config;
+        try {
+            // resolved with the environment as fallback, as HOCON's ${HOME} means
+            config = UserHocon.parse(text, name, ConfigSyntax.CONF, ConfigResolveOptions.defaults());
         } catch (ConfigException e) {
             throw error(kind, name, e);
-        } catch (IOException e) {
-            throw new ParameterException(kind.label() + " " + name + " cannot be read: " + e.getMessage(), e);
         }
+        return flatten(config, name, kind);
     }
 
     /** The values of an Open MPI style file, or null if some line is not {@code name = value}. */
@@ -106,14 +105,85 @@ public final class ParameterFile {
             if (line.isEmpty() || line.startsWith("#")) {
                 continue;
             }
-            Matcher m = OPEN_MPI_LINE.matcher(TRAILING_COMMENT.matcher(line).replaceFirst(""));
-            if (!m.matches()) {
+            String[] setting = openMpiLine(withoutComment(line));
+            if (setting == null) {
                 return null;
             }
-            String value = m.group(2) == null ? "" : unquote(m.group(2));
-            values.add(new RawValue(m.group(1), value, ValueSource.file(kind, name, i + 1)));
+            values.add(new RawValue(setting[0], unquote(setting[1]), ValueSource.file(kind, name, i + 1)));
         }
         return values;
+    }
+
+    /*
+     * The two scans below read what the regular expressions
+     *   "\\s+#.*$" (removed with replaceFirst) and
+     *   "\\s*([A-Za-z_][A-Za-z0-9_]*)\\s*=\\s*([^\\s{\\[].*?)?\\s*" (matched whole)
+     * read, where a blank is what regex \s matches (ASCII space, tab, \n, \x0B, \f, \r), in one pass
+     * each: the expressions backtrack, and took seconds on a line with a long run of blanks inside.
+     */
+
+    /** Regex {@code \s}: the blanks around a name, an '=', a value and a trailing comment. */
+    private static boolean blank(char c) {
+        return c == ' ' || c == '\t' || c == '\n' || c == 0x0B || c == '\f' || c == '\r';
+    }
+
+    /** The line without its trailing comment: from the first blanks followed by '#' on. */
+    static String withoutComment(String line) {
+        for (int i = 1; i < line.length(); i++) {
+            if (line.charAt(i) == '#' && blank(line.charAt(i - 1))) {
+                int start = i - 1;
+                while (start > 0 && blank(line.charAt(start - 1))) {
+                    start--;
+                }
+                return line.substring(0, start);
+            }
+        }
+        return line;
+    }
+
+    /**
+     * {@code {name, value}} of a {@code name = value} line (the value without the blanks around
+     * it, empty where there is none), or null where the line has another form, such as a value
+     * that begins with '{' or '[' (HOCON).
+     */
+    static String[] openMpiLine(String line) {
+        int n = line.length();
+        int i = skipBlanks(line, 0);
+        int nameStart = i;
+        if (i >= n || !(isAsciiLetter(line.charAt(i)) || line.charAt(i) == '_')) {
+            return null;
+        }
+        i++;
+        while (i < n && (isAsciiLetter(line.charAt(i)) || line.charAt(i) == '_'
+                || line.charAt(i) >= '0' && line.charAt(i) <= '9')) {
+            i++;
+        }
+        String key = line.substring(nameStart, i);
+        i = skipBlanks(line, i);
+        if (i >= n || line.charAt(i) != '=') {
+            return null;
+        }
+        i = skipBlanks(line, i + 1);
+        int end = n;
+        while (end > i && blank(line.charAt(end - 1))) {
+            end--;
+        }
+        if (i < end && (line.charAt(i) == '{' || line.charAt(i) == '[')) {
+            return null;
+        }
+        return new String[] {key, line.substring(i, end)};
+    }
+
+    private static int skipBlanks(String line, int from) {
+        int i = from;
+        while (i < line.length() && blank(line.charAt(i))) {
+            i++;
+        }
+        return i;
+    }
+
+    private static boolean isAsciiLetter(char c) {
+        return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z';
     }
 
     private static String unquote(String value) {
@@ -148,10 +218,22 @@ public final class ParameterFile {
 
     private static String text(ConfigValue value, String key, ValueSource source) {
         if (value.valueType() == ConfigValueType.LIST) {
-            return ((List<?>) value.unwrapped()).stream().map(String::valueOf).collect(Collectors.joining(","));
+            // item by item: unwrapped() recurses, and a list of lists or objects has no parameter text
+            List<String> items = new ArrayList<>();
+            for (ConfigValue item : (ConfigList) value) {
+                if (item.valueType() == ConfigValueType.LIST || item.valueType() == ConfigValueType.OBJECT
+                        || item.valueType() == ConfigValueType.NULL) {
+                    throw new ParameterException(source + ": " + key + " is a list holding "
+                            + (item.valueType() == ConfigValueType.LIST ? "a list" : item.valueType()
+                            == ConfigValueType.OBJECT ? "an object" : "null") + "; a parameter's list holds plain"
+                            + " values, as in " + key + " = [self, tcp]");
+                }
+                items.add(String.valueOf(item.unwrapped()));
+            }
+            return String.join(",", items);
         }
         if (value.valueType() == ConfigValueType.NULL) {
-            throw new ParameterException(source.location() + ": " + key + " is null; give it a value or remove it");
+            throw new ParameterException(source + ": " + key + " is null; give it a value or remove it");
         }
         return String.valueOf(value.unwrapped());
     }
@@ -159,10 +241,12 @@ public final class ParameterFile {
     private static ParameterException error(ValueSource.Kind kind, String name, ConfigException e) {
         int line = e.origin() == null ? -1 : e.origin().lineNumber();
         String reason = e.getMessage();
-        // Typesafe Config starts its messages with "name: line: "; keep only the reason.
+        // Typesafe Config starts its messages with "name: line: " (or "name: " without a line); keep only the reason.
         int cut = reason.indexOf(": ", reason.indexOf(": ") + 2);
         if (line > 0 && cut > 0 && reason.startsWith(name)) {
             reason = reason.substring(cut + 2);
+        } else if (line <= 0 && reason.startsWith(name + ": ")) {
+            reason = reason.substring(name.length() + 2);
         }
         return new ParameterException(kind.label() + " " + (line > 0 ? name + ":" + line : name) + ": " + reason
                 + " (JMCA reads Open MPI's 'name = value' lines, or HOCON)", e);

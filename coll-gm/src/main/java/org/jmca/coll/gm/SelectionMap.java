@@ -1,15 +1,16 @@
 package org.jmca.coll.gm;
 
 import com.typesafe.config.ConfigException;
-import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigList;
 import com.typesafe.config.ConfigObject;
-import com.typesafe.config.ConfigParseOptions;
+import com.typesafe.config.ConfigResolveOptions;
+import com.typesafe.config.ConfigSyntax;
 import com.typesafe.config.ConfigValue;
 import com.typesafe.config.ConfigValueType;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,6 +24,7 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import org.jmca.coll.base.Algorithm;
 import org.jmca.coll.base.Algorithms;
+import org.jmca.config.UserHocon;
 import org.jmca.mca.McaException;
 import org.jmca.mca.coll.CollCommunicator;
 import org.jmca.mca.coll.CollFunction;
@@ -43,6 +45,10 @@ import org.jmca.mca.param.ParamType;
  *
  * The rule with the largest {@code comm_size_min} not above the communicator's size decides,
  * among those the one with the largest {@code msg_size_min} not above the message's size.
+ *
+ * <p>A map is read as {@link UserHocon} reads a user's HOCON: no {@code include}, substitutions
+ * ({@code ${name}}) resolved within the file only (not from the environment) and bounded in
+ * number, and a nesting too deep for the HOCON reader is an error naming the file.
  */
 final class SelectionMap {
     static final String SHIPPED = "coll/gm's shipped selection map";
@@ -75,6 +81,8 @@ final class SelectionMap {
         String text;
         try {
             text = Files.readString(file);
+        } catch (CharacterCodingException e) {
+            throw new McaException("coll_gm_selection_map=" + file + ": cannot read it: it is not UTF-8 text");
         } catch (IOException e) {
             throw new McaException("coll_gm_selection_map=" + file + ": cannot read it: " + e.getMessage());
         }
@@ -181,10 +189,13 @@ final class SelectionMap {
     private static Map<CollFunction, List<Rule>> parse(String text, String origin) {
         ConfigObject root;
         try {
-            root = ConfigFactory.parseString(text, ConfigParseOptions.defaults().setOriginDescription(origin)).root();
+            root = UserHocon.parse(text, origin, ConfigSyntax.CONF, ConfigResolveOptions.noSystem()).root();
         } catch (ConfigException e) {
             int line = e.origin() != null ? e.origin().lineNumber() : -1;
-            throw error(origin, line, "not a valid HOCON table: " + e.getMessage().replaceFirst("^.*?: \\d+: ", ""));
+            String prefix = e.origin() != null ? e.origin().description() + ": " : "";
+            String reason = e.getMessage().startsWith(prefix) ? e.getMessage().substring(prefix.length())
+                    : e.getMessage();
+            throw error(origin, line, "not a valid HOCON table: " + reason);
         }
         Map<CollFunction, List<Rule>> rules = new EnumMap<>(CollFunction.class);
         List<Map.Entry<String, ConfigValue>> entries = root.entrySet().stream()
@@ -202,7 +213,7 @@ final class SelectionMap {
     private static List<Rule> rulesOf(CollFunction function, ConfigValue value, String origin) {
         if (value.valueType() != ConfigValueType.LIST || ((ConfigList) value).isEmpty()) {
             throw error(origin, line(value), function.id() + " must be a list of rules [ { ... } ], not "
-                    + value.render());
+                    + describe(value));
         }
         List<Rule> rules = new ArrayList<>();
         for (ConfigValue item : (ConfigList) value) {
@@ -222,7 +233,7 @@ final class SelectionMap {
     private static Rule rule(CollFunction function, ConfigValue item, String origin) {
         if (item.valueType() != ConfigValueType.OBJECT) {
             throw error(origin, line(item), "a rule of " + function.id() + " must be an object { ... }, not "
-                    + item.render());
+                    + describe(item));
         }
         ConfigObject object = (ConfigObject) item;
         for (Map.Entry<String, ConfigValue> field : object.entrySet()) {
@@ -254,19 +265,37 @@ final class SelectionMap {
         if (value == null) {
             return fallback;
         }
-        Object raw = value.unwrapped();
+        // the type first: unwrapped() recurses into a (deeply nested) list or object
+        Object raw = value.valueType() == ConfigValueType.NUMBER || value.valueType() == ConfigValueType.STRING
+                ? value.unwrapped() : null;
         long number;
         try {
             number = raw instanceof Number n && n.doubleValue() == n.longValue() ? n.longValue()
                     : size && raw instanceof String s ? ParamType.SIZE.parse(s) : Long.parseLong(String.valueOf(raw));
         } catch (RuntimeException e) {
-            throw error(origin, line(value), key + " = " + value.render() + " is not " + (size ? "a size (65536, 64k)"
-                    : "a whole number"));
+            throw error(origin, line(value), key + " = " + describe(value) + " is not "
+                    + (size ? "a size (65536, 64k)" : "a whole number"));
         }
-        if (number < min || number > Integer.MAX_VALUE && !size) {
-            throw error(origin, line(value), key + " = " + value.render() + " must be at least " + min);
+        if (number < min) {
+            throw error(origin, line(value), key + " = " + describe(value) + " must be at least " + min);
+        }
+        if (number > Integer.MAX_VALUE && !size) {
+            throw error(origin, line(value), key + " = " + describe(value) + " must be at most " + Integer.MAX_VALUE);
         }
         return number;
+    }
+
+    /** A value for a message: a plain one as written, a list or object by its kind (render() recurses). */
+    private static String describe(ConfigValue value) {
+        return switch (value.valueType()) {
+            case LIST -> "a list";
+            case OBJECT -> "an object";
+            default -> abbreviated(value.render());
+        };
+    }
+
+    private static String abbreviated(String text) {
+        return text.length() <= 60 ? text : text.substring(0, 60) + "\u2026 (" + text.length() + " characters)";
     }
 
     private static int line(ConfigValue value) {

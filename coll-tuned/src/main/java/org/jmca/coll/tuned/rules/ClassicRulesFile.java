@@ -85,7 +85,7 @@ public final class ClassicRulesFile {
         }
         if (next < tokens.size()) {
             throw error(tokens.get(next), "expected the end of the file after the " + count
-                    + " collectives it announced, found '" + tokens.get(next).text() + "'");
+                    + " collectives it announced, found '" + ClassicNumber.quoted(tokens.get(next).text()) + "'");
         }
         return new RulesTable(file, table);
     }
@@ -96,13 +96,13 @@ public final class ClassicRulesFile {
             String number = marker.text().substring(VERSION_MARKER.length());
             if (!number.equals("1") && !number.equals("2")) {
                 throw error(marker, "expected rule-file-version-1 or rule-file-version-2, found '"
-                        + marker.text() + "' (Open MPI reads every version above 1 as 2)");
+                        + ClassicNumber.quoted(marker.text()) + "' (Open MPI reads every version above 1 as 2)");
             }
             version = Integer.parseInt(number);
         }
         tokens.stream().skip(next).filter(t -> t.text().startsWith("rule-file-version")).findFirst()
                 .ifPresent(t -> {
-                    throw error(t, "'" + t.text() + "' must be the very first thing in the file, before any"
+                    throw error(t, "'" + ClassicNumber.quoted(t.text()) + "' must be the very first thing in the file, before any"
                             + " blank or comment: Open MPI recognises it only there");
                 });
     }

@@ -136,7 +136,9 @@ final class HoconFields {
     }
 
     private static Optional<Long> wholeNumber(ConfigValue value) {
-        return value.unwrapped() instanceof Integer || value.unwrapped() instanceof Long
+        // the type first: unwrapped() recurses into a (deeply nested) list or object
+        return value.valueType() == ConfigValueType.NUMBER
+                && (value.unwrapped() instanceof Integer || value.unwrapped() instanceof Long)
                 ? Optional.of(((Number) value.unwrapped()).longValue()) : Optional.empty();
     }
 

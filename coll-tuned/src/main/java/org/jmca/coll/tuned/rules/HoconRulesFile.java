@@ -2,9 +2,7 @@ package org.jmca.coll.tuned.rules;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
-import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigList;
-import com.typesafe.config.ConfigParseOptions;
 import com.typesafe.config.ConfigResolveOptions;
 import com.typesafe.config.ConfigSyntax;
 import com.typesafe.config.ConfigValue;
@@ -17,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.stream.IntStream;
+import org.jmca.config.UserHocon;
 
 /**
  * Reads Open MPI's JSON rules format (Open MPI 6, coll_tuned_dynamic_file.c and
@@ -36,7 +35,9 @@ import java.util.stream.IntStream;
  * stand at the top, as the default of every section. As extensions, message and segment sizes
  * may be HOCON sizes ("64k" = 65536). Where Open MPI skips a rule or warns (an unknown algorithm,
  * an unknown distribution), or silently ignores (an unknown key, min above max), this reader
- * stops with the file and line.
+ * stops with the file and line. The file is read as {@link UserHocon} reads a user's HOCON: no
+ * {@code include}, substitutions without the environment and bounded in number, and a nesting
+ * too deep for the HOCON reader is an error naming the file.
  */
 public final class HoconRulesFile {
 
@@ -57,21 +58,20 @@ public final class HoconRulesFile {
     }
 
     public static RulesTable read(Path file) {
-        RulesText.read(file); // the same "cannot read" message as the classic reader
-        return new HoconRulesFile(file).table(parse(file));
+        String text = RulesText.read(file); // the same "cannot read" message as the classic reader
+        return new HoconRulesFile(file).table(parse(file, text));
     }
 
-    private static Config parse(Path file) {
-        ConfigParseOptions options = ConfigParseOptions.defaults()
-                .setSyntax(ConfigSyntax.CONF) // also for *.json: JSON is HOCON, and comments then work
-                .setAllowMissing(false);
+    private static Config parse(Path file, String text) {
         try {
-            return ConfigFactory.parseFile(file.toFile(), options).resolve(ConfigResolveOptions.noSystem());
+            // CONF also for *.json: JSON is HOCON, and comments then work
+            return UserHocon.parse(text, file.toString(), ConfigSyntax.CONF, ConfigResolveOptions.noSystem());
         } catch (ConfigException e) {
-            int line = e.origin() != null ? e.origin().lineNumber() : 1;
+            int line = e.origin() != null ? e.origin().lineNumber() : -1;
             String message = e.origin() != null ? e.getMessage().replace(e.origin().description() + ": ", "")
                     : e.getMessage();
-            throw new RulesFileException(RulesFileException.origin(file, line) + ": " + message, e);
+            String where = line > 0 ? RulesFileException.origin(file, line) : file.toString();
+            throw new RulesFileException(where + ": " + message, e);
         }
     }
 
@@ -96,7 +96,8 @@ public final class HoconRulesFile {
     /** Open MPI ignores these fields; a file for another version or module is refused rather than misread. */
     private static void checkHeader(HoconFields root) {
         root.get("rule_file_version").ifPresent(v -> {
-            if (!Objects.equals(v.unwrapped(), VERSION)) {
+            // the type first: unwrapped() recurses into a (deeply nested) list or object
+            if (v.valueType() != ConfigValueType.NUMBER || !Objects.equals(v.unwrapped(), VERSION)) {
                 throw root.error(v, "expected rule_file_version to be " + VERSION + ", the version of Open MPI's"
                         + " JSON rules format, found " + HoconFields.describe(v));
             }
@@ -148,7 +149,8 @@ public final class HoconRulesFile {
 
     private static int algorithm(Collective collective, HoconFields fields) {
         ConfigValue alg = fields.require("alg", "the algorithm: " + collective.algorithmChoices());
-        boolean wholeNumber = alg.unwrapped() instanceof Integer || alg.unwrapped() instanceof Long;
+        boolean wholeNumber = alg.valueType() == ConfigValueType.NUMBER
+                && (alg.unwrapped() instanceof Integer || alg.unwrapped() instanceof Long);
         if (alg.valueType() != ConfigValueType.STRING && !wholeNumber) {
             throw fields.error(alg, "expected alg of " + fields.where() + " to be an algorithm of "
                     + collective.configName() + ": " + collective.algorithmChoices() + ", found "
