@@ -228,24 +228,50 @@ final class ConnectionManager {
         return total;
     }
 
+    /**
+     * Takes one batch of completions. A datagram no rank sends is an error naming where it came
+     * from, thrown once the whole batch is taken (the others along with it, as suppressed): it
+     * costs neither its receive buffer nor the messages behind it.
+     */
     private int pollOnce() {
         int n = cq.poll(completions, completions.length);
+        McaException refused = null;
         for (int i = 0; i < n; i++) {
             WorkCompletion wc = completions[i];
             if (wc.opcode() != Ibv.WcOpcode.RECV) {
                 continue;
             }
             int slot = (int) wc.wrId();
-            if (wc.ok()) {
-                MemorySegment message = MemorySegment.ofAddress(receives.address() + (long) slot * CM_BUFFER
-                        + Ibv.GRH_BYTES).reinterpret(CM_MESSAGE);
-                onMessage(message.get(ValueLayout.JAVA_INT, 0), sender(message.get(ValueLayout.JAVA_INT, 4)),
-                        message.get(ValueLayout.JAVA_INT, 8), message.get(ValueLayout.JAVA_INT, 12),
-                        message.get(ValueLayout.JAVA_INT, 16), message.get(ValueLayout.JAVA_LONG, 24));
+            try {
+                if (wc.ok()) {
+                    onDatagram(slot, wc);
+                }
+            } catch (McaException e) {
+                if (refused == null) {
+                    refused = e;
+                } else {
+                    refused.addSuppressed(e);
+                }
             }
             postReceive(slot);
         }
+        if (refused != null) {
+            throw refused;
+        }
         return n;
+    }
+
+    private void onDatagram(int slot, WorkCompletion wc) {
+        if (wc.byteLength() < CM_BUFFER) { // the rest of the slot holds an older message
+            throw new McaException("btl/verbs: rank " + rank + " got a connection-manager datagram of "
+                    + (wc.byteLength() - Ibv.GRH_BYTES) + " bytes from LID " + wc.slid() + " (a message is "
+                    + CM_MESSAGE + ")");
+        }
+        MemorySegment message = MemorySegment.ofAddress(receives.address() + (long) slot * CM_BUFFER
+                + Ibv.GRH_BYTES).reinterpret(CM_MESSAGE);
+        onMessage(message.get(ValueLayout.JAVA_INT, 0), sender(message.get(ValueLayout.JAVA_INT, 4)),
+                message.get(ValueLayout.JAVA_INT, 8), message.get(ValueLayout.JAVA_INT, 12),
+                message.get(ValueLayout.JAVA_INT, 16), message.get(ValueLayout.JAVA_LONG, 24));
     }
 
     /** The endpoint of the rank a datagram names as its sender: one of the job's peers that verbs reaches. */

@@ -183,6 +183,6 @@ final class SoftPort {
         long start = memory.get(ValueLayout.JAVA_LONG, at + 16);
         long length = memory.get(ValueLayout.JAVA_LONG, at + 24);
         return (memory.get(ValueLayout.JAVA_INT, at + 4) & access) == access
-                && address >= start && bytes >= 0 && address + bytes <= start + length;
+                && address >= start && bytes >= 0 && bytes <= start + length - address; // no overflow: a length from a peer
     }
 }

@@ -337,7 +337,20 @@ final class SoftWire {
                     + ", outside the fabric's 1.." + port.ports);
             return;
         }
-        new Agent(channel, sender).run();
+        try {
+            new Agent(channel, sender).run();
+        } catch (CorruptFrame e) {
+            if (wire.isOpen()) {
+                System.err.println(e.getMessage() + ": closing its connection");
+            }
+        }
+    }
+
+    /** A frame no port sends: the agent stops, and its connection is closed with this message. */
+    private static final class CorruptFrame extends IOException {
+        CorruptFrame(String message) {
+            super(message);
+        }
     }
 
     /** Carries out one remote port's packets and requests, in the order sent. */
@@ -370,12 +383,17 @@ final class SoftWire {
                 int payload = length - 16;
                 // A WRITE's data goes straight to memory; everything else must fit the frame buffer.
                 if (payload < 0 || tag != WRITE && payload > frame.capacity()) {
-                    throw new IOException("btl/verbs: soft device port " + lid + ": LID " + sender + " sent a frame of "
+                    throw new CorruptFrame("btl/verbs: soft device port " + lid + ": LID " + sender + " sent a frame of "
                             + length + " bytes (type " + tag + "): not 16.." + (16 + frame.capacity()));
                 }
                 if (tag < WRITE && !SoftVerbs.isPacket(tag) || tag > MCAST_IMM) {
-                    throw new IOException("btl/verbs: soft device port " + lid + ": LID " + sender
+                    throw new CorruptFrame("btl/verbs: soft device port " + lid + ": LID " + sender
                             + " sent a frame of unknown type " + tag);
+                }
+                int operands = tag == READ ? 8 : tag == ATOMIC ? 17 : 0;
+                if (payload < operands) {
+                    throw new CorruptFrame("btl/verbs: soft device port " + lid + ": LID " + sender + " sent a frame of type "
+                            + tag + " with " + payload + " bytes of operands (" + operands + " needed)");
                 }
                 switch (tag) {
                     case WRITE -> write(header0, header1, payload);
@@ -415,7 +433,9 @@ final class SoftWire {
             if (port.allows(rkey, address, length, Ibv.ACCESS_REMOTE_WRITE)) {
                 readFully(channel, SoftVerbs.ALL.asSlice(address, length).asByteBuffer());
             } else {
-                readPayload(length);
+                for (int left = length; left > 0; left -= frame.capacity()) { // read and dropped
+                    readPayload(Math.min(left, frame.capacity()));
+                }
                 writeStatus = Ibv.WcStatus.REM_ACCESS_ERR;
             }
             if ((header0 & LAST) != 0) {
