@@ -215,11 +215,16 @@ public final class PmixWireUp implements WireUp {
         return out.toString();
     }
 
-    private static PeerRecord parse(int rank, String text) {
+    /** Rank {@code rank}'s record as the PMIx server gave it: its host, then a "key=value" per line. */
+    static PeerRecord parse(int rank, String text) {
         String[] lines = text.split("\n");
         Map<String, String> values = new LinkedHashMap<>();
         for (int i = 1; i < lines.length; i++) {
             int eq = lines[i].indexOf('=');
+            if (eq < 0) {
+                throw new WireUpException("PMIx: rank " + rank + "'s wire-up record has a line without '=' (line "
+                        + (i + 1) + "): it is not a JMCA record");
+            }
             values.put(unescape(lines[i].substring(0, eq)), unescape(lines[i].substring(eq + 1)));
         }
         return new PeerRecord(rank, lines[0], values);

@@ -190,6 +190,9 @@ public final class RingFile {
         }
         int rings = memory.get(ValueLayout.JAVA_INT, RINGS);
         int capacity = memory.get(ValueLayout.JAVA_INT, RING_CAPACITY);
+        if (capacity < 1024 || capacity > 1 << 30 || Integer.bitCount(capacity) != 1) {
+            return "ringCapacity=" + capacity + " is no ring's (a power of two from 1 KiB to 1 GiB)";
+        }
         long bytes = kind.bytesFor(rings, capacity);
         if (rings < 0 || memory.byteSize() < bytes) {
             return "rings=" + rings + " of ringCapacity=" + capacity + " need " + bytes + " bytes, it has "

@@ -80,6 +80,9 @@ public final class SharedRing {
         this.dataAt = ring.address() + DATA_OFFSET;
         this.headAt = ring.address() + HEAD_OFFSET;
         this.head = (long) LONG.getAcquire(ALL, headAt);
+        if ((head & 63) != 0) { // every record starts on a cache line: another head is a corrupt file's
+            throw new IllegalStateException("btl/sm: corrupt ring: its head " + head + " is not at a record");
+        }
         this.headSeen = head;
         this.tail = head;
     }
