@@ -6,8 +6,10 @@ import java.lang.foreign.ValueLayout;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.jmca.btl.base.RegistrationCache;
 import org.jmca.common.gm.GmEvent;
 import org.jmca.common.gm.GmNic;
@@ -22,6 +24,7 @@ import org.jmca.mca.btl.BtlModule;
 import org.jmca.mca.btl.BtlProperties;
 import org.jmca.mca.btl.BtlReceiver;
 import org.jmca.mca.btl.Peer;
+import org.jmca.mca.btl.PeerFailureException;
 
 /**
  * {@code btl/gm}: fragments over a GM port. Every fragment is one GM message, the
@@ -73,6 +76,8 @@ final class GmBtlModule implements BtlModule {
     private long puts;
     private long backpressure;
     private long toClosedPorts;
+    /** The ranks a send found closed: a late message to one is let go, a send after that is a failure. */
+    private final Set<Integer> closedPeers = new HashSet<>();
 
     private record Deferred(GmEndpoint from, byte tag, MemorySegment bytes) {
     }
@@ -174,6 +179,11 @@ final class GmBtlModule implements BtlModule {
     @Override
     public boolean send(BtlEndpoint to, byte tag, MemorySegment header, MemorySegment payload) {
         GmEndpoint endpoint = (GmEndpoint) to;
+        if (closedPeers.contains(endpoint.rank())) {
+            throw new PeerFailureException(endpoint.rank(), "btl/gm: rank " + rank + " cannot send to rank "
+                    + endpoint.rank() + ": its port closed (it finalized or died), and " + toClosedPorts
+                    + " send(s) to closed ports were let go");
+        }
         if (port.sendTokens() == 0 || freeSendBuffers.isEmpty()) {
             backpressure++;
             return false;
@@ -186,21 +196,23 @@ final class GmBtlModule implements BtlModule {
         int size = length <= GmPort.maxLengthForSize(SMALL_SIZE) ? SMALL_SIZE : largeSize;
         port.send(buffer.asSlice(0, length), size, GmPriority.LOW, endpoint.node(), endpoint.portId(), status -> {
             freeSendBuffers.addLast(buffer);
-            failed("a fragment to rank " + endpoint.rank(), status);
+            failed(endpoint.rank(), "a fragment", status);
         });
         return true;
     }
 
     /**
-     * A send's outcome: a closed target port is a peer that finalized (or died, which the
-     * runtime's failure detection reports), so what was sent to it is let go; anything else is
-     * an error of this process.
+     * A send's outcome: a closed target port is a peer that finalized or died. What was sent to
+     * it is let go (a late message to a peer that finalized), and the next send to it fails,
+     * naming it, as btl/sm's does once a finalized peer's ring is full: a peer that died is
+     * reported, not waited for. Anything else is an error of this process.
      */
-    private void failed(String what, GmStatus status) {
+    private void failed(int to, String what, GmStatus status) {
         if (status == GmStatus.SEND_TARGET_PORT_CLOSED) {
             toClosedPorts++;
+            closedPeers.add(to);
         } else if (status != GmStatus.SUCCESS) {
-            throw new McaException("btl/gm: rank " + rank + ": " + what + " failed: GM_" + status);
+            throw new McaException("btl/gm: rank " + rank + ": " + what + " to rank " + to + " failed: GM_" + status);
         }
     }
 
@@ -289,7 +301,7 @@ final class GmBtlModule implements BtlModule {
             port.directedSend(source, remoteAddress + offset, GmPriority.LOW, endpoint.node(), endpoint.portId(),
                     status -> {
                         putsPending--;
-                        failed("a directed send to rank " + endpoint.rank(), status);
+                        failed(endpoint.rank(), "a directed send", status);
                     });
         }
         awaitPuts(0);

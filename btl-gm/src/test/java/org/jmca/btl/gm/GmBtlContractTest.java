@@ -19,7 +19,6 @@ import org.jmca.mca.btl.BtlModule;
 import org.jmca.mca.btl.Peer;
 import org.jmca.mca.contract.BtlContractTest;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /** The BTL contract over btl/gm on the emulated NIC, and RPUT by directed sends. */
@@ -52,16 +51,6 @@ class GmBtlContractTest extends BtlContractTest {
     @Override
     protected List<BtlModule> createConnected(int size) {
         return List.copyOf(connected(size));
-    }
-
-    /** Known failure, reported to btl/gm's owner; re-enable by deleting this override. */
-    @Test
-    @Disabled("btl/gm bug: sends to a peer whose port closed are accepted and dropped without a word (3,000,000 in"
-            + " 3,000,000 progress turns): GmBtlModule.failed() only counts GM_SEND_TARGET_PORT_CLOSED in"
-            + " btl_gm_sends_to_closed_ports, leaving the report to a runtime failure detection")
-    @Override
-    protected void sendingToAPeerThatDiedFailsWithAnErrorNamingItWithinBoundedProgress() {
-        super.sendingToAPeerThatDiedFailsWithAnErrorNamingItWithinBoundedProgress();
     }
 
     @AfterEach
