@@ -218,6 +218,9 @@ public final class PmixWireUp implements WireUp {
     /** Rank {@code rank}'s record as the PMIx server gave it: its host, then a "key=value" per line. */
     static PeerRecord parse(int rank, String text) {
         String[] lines = text.split("\n");
+        if (lines.length == 0 || lines[0].isEmpty()) {
+            throw new WireUpException("PMIx: rank " + rank + "'s wire-up record names no host: it is not a JMCA record");
+        }
         Map<String, String> values = new LinkedHashMap<>();
         for (int i = 1; i < lines.length; i++) {
             int eq = lines[i].indexOf('=');

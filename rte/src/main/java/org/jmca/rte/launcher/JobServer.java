@@ -51,6 +51,8 @@ final class JobServer implements AutoCloseable {
     private final ServerSocket server;
     private final boolean[] finalized;
     private final boolean[] joined;
+    /** Whether the rank's connection was read to its end: then what it said before exiting is known. */
+    private final boolean[] readToEnd;
     private final List<PeerRecord> arrived = new ArrayList<>();
     private final PeerRecord[] records;
     private final DataOutputStream[] outputs;
@@ -67,6 +69,7 @@ final class JobServer implements AutoCloseable {
         this.log = log;
         this.finalized = new boolean[size];
         this.joined = new boolean[size];
+        this.readToEnd = new boolean[size];
         this.records = new PeerRecord[size];
         this.outputs = new DataOutputStream[size];
         this.server = new ServerSocket();
@@ -85,7 +88,16 @@ final class JobServer implements AutoCloseable {
         return org.jmca.rte.Reach.publish(server.getLocalPort());
     }
 
-    synchronized boolean hasFinalized(int rank) {
+    /**
+     * Whether the rank finalized, once what it sent before it exited has been read: its exit can
+     * be seen before the thread serving its connection has read its FINALIZED, the last thing it
+     * sends. Waits at most {@code millis} for the connection's end.
+     */
+    synchronized boolean finalizedOnceRead(int rank, long millis) throws InterruptedException {
+        long deadline = System.nanoTime() + millis * 1_000_000;
+        while (!finalized[rank] && !readToEnd[rank] && System.nanoTime() < deadline) {
+            wait(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
+        }
         return finalized[rank];
     }
 
@@ -110,6 +122,7 @@ final class JobServer implements AutoCloseable {
 
     private void serve(Socket socket) {
         int rank = -1;
+        boolean joinedHere = false;
         try (socket) {
             socket.setTcpNoDelay(true);
             socket.setSoTimeout(HELLO_TIMEOUT_MILLIS); // a stranger that says nothing does not keep a thread
@@ -134,6 +147,7 @@ final class JobServer implements AutoCloseable {
                 }
                 outputs[rank] = out;
                 joined[rank] = true;
+                joinedHere = true;
             }
             socket.setSoTimeout(0); // a rank may compute for hours between two messages
             while (true) {
@@ -154,6 +168,13 @@ final class JobServer implements AutoCloseable {
         } catch (IOException e) {
             if (!closed) {
                 log.accept("jmpirun: wire-up connection of rank " + rank + " failed: " + e.getMessage());
+            }
+        } finally {
+            synchronized (this) {
+                if (joinedHere) {
+                    readToEnd[rank] = true;
+                    notifyAll();
+                }
             }
         }
     }

@@ -343,7 +343,7 @@ public final class Launcher implements Callable<Integer> {
             if (exit != null) {
                 told(exit);
                 running--;
-                if (exit.status() == 0 && !(server.hasJoined(exit.rank()) && !server.hasFinalized(exit.rank()))) {
+                if (exit.status() == 0 && (!server.hasJoined(exit.rank()) || server.finalizedOnceRead(exit.rank(), 2000))) {
                     continue;
                 }
             } else if (failure == null) {
