@@ -47,6 +47,9 @@ final class CallChannel implements CollCommunicator {
 
     /** Takes the eager messages of one source as they arrive, in GM's receive buffer (or a copy). */
     interface Sink {
+        /** Why {@code message} is none of the messages it takes, or null if it is one. */
+        String refuses(MemorySegment message);
+
         /** @return true if it keeps {@code buffer} and gives it back to the engine itself */
         boolean accept(MemorySegment message, GmEngine.Buffer buffer);
     }
@@ -255,37 +258,82 @@ final class CallChannel implements CollCommunicator {
         }
         for (int seq : arrived[source].keySet().stream().sorted().toList()) {
             MemorySegment early = arrived[source].remove(seq);
+            String refused = sink.refuses(early);
+            if (refused != null) {
+                malformed(node(source), refused);
+                return;
+            }
             sink.accept(early, null);
             took(source, Wire.flags(early));
         }
     }
 
     /**
-     * A message of this call, in {@code buffer} (or a copy, with a null buffer).
+     * A message of this call, in {@code buffer} (or a copy, with a null buffer), from GM node
+     * {@code node}. A header that no peer writes fails the engine, naming the node.
      *
      * @return true if the call keeps the buffer (a broadcast forwarding from it)
      */
-    boolean arrive(MemorySegment message, GmEngine.Buffer buffer) {
+    boolean arrive(MemorySegment message, GmEngine.Buffer buffer, int node) {
         int source = Wire.source(message);
         int seq = Wire.seq(message);
-        switch (Wire.kind(message)) {
+        int kind = Wire.kind(message);
+        if (source < 0 || source >= comm.size()) {
+            return malformed(node, "its source, rank " + source + ", is none of the communicator's " + comm.size());
+        }
+        switch (kind) {
             case Wire.ACK -> {
-                acked[source] = Math.max(acked[source], (int) Wire.a(message));
+                long taken = Wire.a(message);
+                if (taken < 0 || taken > sendSeq[source]) {
+                    return malformed(node, "it acknowledges " + taken + " messages where " + sendSeq[source]
+                            + " were sent to rank " + source);
+                }
+                acked[source] = Math.max(acked[source], (int) taken);
                 pumpSends(source);
                 return false;
             }
             case Wire.CTS -> {
                 SendOp op = rendezvousSends.get(key(source, seq));
-                writeBlock(op, Wire.flags(message), Wire.a(message), Wire.b(message), Wire.c(message));
+                long length = Wire.b(message);
+                long offset = Wire.c(message);
+                if (op == null) {
+                    return malformed(node, "a CTS for message " + seq + " to rank " + source
+                            + ", which waits for none");
+                }
+                if (offset < 0 || length <= 0 || length > op.data.byteSize() - offset
+                        || length > op.data.byteSize() - op.requested) {
+                    return malformed(node, "a CTS for " + length + " bytes at offset " + offset + " of a message of "
+                            + op.data.byteSize() + " (" + op.requested + " asked for before)");
+                }
+                op.requested += length;
+                writeBlock(op, Wire.flags(message), Wire.a(message), length, offset);
                 return false;
             }
             case Wire.FIN -> {
                 RecvOp op = rendezvousRecvs.get(key(source, seq));
-                op.blockWritten(Wire.flags(message));
+                int block = Wire.flags(message);
+                if (op == null || !op.awaits(block)) {
+                    return malformed(node, "a FIN for block " + block + " of message " + seq + " from rank " + source
+                            + ", which is awaited by no receive");
+                }
+                op.blockWritten(block);
                 return false;
             }
-            default -> {
-                if (sink != null && source == sinkSource && Wire.kind(message) == Wire.EAGER) {
+            case Wire.EAGER, Wire.RTS -> {
+                long length = Wire.a(message);
+                if (seq < taken[source] || seq - (long) taken[source] >= settings.window()) {
+                    return malformed(node, "message " + seq + " from rank " + source + ", where messages "
+                            + taken[source] + " to " + (taken[source] + settings.window() - 1L) + " may come");
+                }
+                if (kind == Wire.EAGER ? length < 0 || length > message.byteSize() - Wire.HEADER : length <= 0) {
+                    return malformed(node, (kind == Wire.EAGER ? "an eager message of " : "a rendezvous of ") + length
+                            + " bytes in a message of " + message.byteSize());
+                }
+                if (sink != null && source == sinkSource && kind == Wire.EAGER) {
+                    String refused = sink.refuses(message);
+                    if (refused != null) {
+                        return malformed(node, refused);
+                    }
                     boolean kept = sink.accept(message, buffer);
                     took(source, Wire.flags(message));
                     return kept;
@@ -293,12 +341,20 @@ final class CallChannel implements CollCommunicator {
                 RecvOp op = posted[source] == null ? null : posted[source].remove(seq);
                 if (op != null) {
                     deliver(op, message);
-                } else {
-                    arrived(source).put(seq, buffer == null ? message : GmEngine.copy(message));
+                } else if (arrived(source).putIfAbsent(seq, buffer == null ? message : GmEngine.copy(message)) != null) {
+                    return malformed(node, "message " + seq + " from rank " + source + " came twice");
                 }
                 return false;
             }
+            default -> {
+                return malformed(node, "its kind, " + kind + ", is none of coll/gm's");
+            }
         }
+    }
+
+    private boolean malformed(int node, String why) {
+        engine.malformed(node, "for call " + tag + " on " + comm.name() + ", " + why);
+        return false;
     }
 
     private void deliver(RecvOp op, MemorySegment message) {
@@ -365,6 +421,8 @@ final class CallChannel implements CollCommunicator {
         final MemorySegment message;
         final Shared shared;
         final ArrayDeque<long[]> blocked = new ArrayDeque<>();
+        /** Bytes the receiver's CTSs asked for so far. */
+        long requested;
         private long bytesWritten;
         private volatile boolean complete;
 
@@ -457,6 +515,11 @@ final class CallChannel implements CollCommunicator {
                 engine.sendControl(node(source), header(seq, Wire.CTS, registered, target.address(), length, offset));
                 registered++;
             }
+        }
+
+        /** Whether block {@code block} is offered to the sender and not yet written. */
+        boolean awaits(int block) {
+            return block >= 0 && block < registered && targets[block] != null;
         }
 
         void blockWritten(int block) {

@@ -31,6 +31,11 @@ final class GmEngine implements AutoCloseable {
     /** The port coll/gm opens (btl/gm has 2; GM reserves 0 and 1). */
     static final int PORT = 3;
     static final int SMALL_CLASS = 13;
+    /**
+     * Bytes of messages for calls not begun here kept at most: a peer that far ahead, or a node
+     * that sends messages of no call, fails the calls rather than fill the heap.
+     */
+    static final long EARLY_LIMIT = 64L << 20;
 
     private final GmSettings settings;
     private final GmPort port;
@@ -42,8 +47,11 @@ final class GmEngine implements AutoCloseable {
     private final ArrayDeque<MemorySegment> controlSendBuffers = new ArrayDeque<>();
     private final ArrayDeque<MemorySegment> stagingBlocks = new ArrayDeque<>();
     private final Map<Long, CallChannel> channels = new HashMap<>();
-    /** Copies of messages for calls not begun here yet, by call. */
-    private final Map<Long, List<MemorySegment>> early = new HashMap<>();
+    /** Copies of messages for calls not begun here yet, by call, with the GM node that sent each. */
+    private final Map<Long, List<Early>> early = new HashMap<>();
+    private long earlyBytes;
+    /** At most this many bytes of messages for calls not begun here are kept (tests lower it). */
+    long earlyLimit = EARLY_LIMIT;
     private final Map<Integer, NodeQueue> nodes = new HashMap<>();
     private final Map<Integer, Integer> jobRankOfNode = new HashMap<>();
     /** Control messages waiting for a small send buffer, in order. */
@@ -55,6 +63,10 @@ final class GmEngine implements AutoCloseable {
     /** A message or directed send for one node; {@code remote} is -1 for a message. */
     record Outgoing(int node, MemorySegment data, int sizeClass, GmPriority priority, long remote, boolean control,
                     Runnable sent) {
+    }
+
+    /** A message for a call not begun here yet, from GM node {@code node}. */
+    private record Early(int node, MemorySegment message) {
     }
 
     /** The sends for one node, in order; one at a time until its port has been seen open. */
@@ -136,9 +148,12 @@ final class GmEngine implements AutoCloseable {
         if (channels.putIfAbsent(key, channel) != null) {
             throw new IllegalStateException("call " + tag + " on " + comm.name() + " is already in flight");
         }
-        List<MemorySegment> waiting = early.remove(key);
+        List<Early> waiting = early.remove(key);
         if (waiting != null) {
-            waiting.forEach(message -> channel.arrive(message, null));
+            for (Early message : waiting) {
+                earlyBytes -= message.message().byteSize();
+                channel.arrive(message.message(), null, message.node());
+            }
         }
         return channel;
     }
@@ -192,20 +207,53 @@ final class GmEngine implements AutoCloseable {
     }
 
     private void arrived(GmEvent.Received received) {
+        Buffer buffer = new Buffer(received.buffer(), received.size(), received.priority(), received.tag());
+        int node = received.senderNode();
+        if (received.length() < Wire.HEADER) {
+            malformed(node, "it has " + received.length() + " bytes, less than coll/gm's header of " + Wire.HEADER);
+            give(buffer);
+            return;
+        }
         MemorySegment message = received.buffer().asSlice(0, received.length());
         long key = key(Wire.context(message), Wire.tag(message));
         CallChannel channel = channels.get(key);
-        Buffer buffer = new Buffer(received.buffer(), received.size(), received.priority(), received.tag());
         if (channel != null) {
-            if (!channel.arrive(message, buffer)) {
+            if (!channel.arrive(message, buffer, node)) {
                 give(buffer);
             }
             return;
         }
         if (Wire.kind(message) != Wire.ACK) { // an acknowledgement for a call that has ended matters no more
-            early.computeIfAbsent(key, k -> new ArrayList<>()).add(copy(message));
+            if (earlyBytes + message.byteSize() > earlyLimit) {
+                fail("coll/gm: " + who(node) + " sent more than " + earlyLimit + " bytes of messages for collective"
+                        + " calls not begun here (the last for context " + Wire.context(message) + ", call tag "
+                        + Wire.tag(message) + "): a rank that many calls ahead, or messages of no call of this job");
+            } else {
+                earlyBytes += message.byteSize();
+                early.computeIfAbsent(key, k -> new ArrayList<>()).add(new Early(node, copy(message)));
+            }
         }
         give(buffer);
+    }
+
+    /**
+     * A message no peer of coll/gm sends (a header that says what is not so): the calls fail,
+     * naming the node that sent it, as when a peer's process ends.
+     */
+    void malformed(int node, String why) {
+        fail("coll/gm: a malformed message from " + who(node) + ": " + why);
+    }
+
+    /** The job rank and GM node of {@code node}, as far as this process knows it. */
+    private String who(int node) {
+        Integer rank = jobRankOfNode.get(node);
+        return rank == null ? "GM node " + node + " (of no communicator here)" : "job rank " + rank + " (GM node "
+                + node + ")";
+    }
+
+    /** For tests: the bytes of the messages kept for calls not begun here. */
+    synchronized long earlyBytes() {
+        return earlyBytes;
     }
 
     /** A receive buffer holding a message, to be given back to GM once its message is used. */

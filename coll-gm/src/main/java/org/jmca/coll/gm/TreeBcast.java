@@ -111,6 +111,17 @@ final class TreeBcast implements CollRequest, CallChannel.Sink {
         }
     }
 
+    @Override
+    public String refuses(MemorySegment message) {
+        int s = Wire.seq(message);
+        if (Wire.kind(message) == Wire.EAGER && s >= 0 && s < segments && Wire.a(message) == slice(s).byteSize()) {
+            return null;
+        }
+        return "segment " + s + " of the broadcast is " + (Wire.kind(message) == Wire.EAGER ? Wire.a(message)
+                + " bytes" : "no eager message") + " where this rank's call has " + segments + " of up to " + segment
+                + " bytes (the ranks passed different counts or datatypes to the call?)";
+    }
+
     /** A segment from the parent, in GM's receive buffer (or a copy of it when it came early). */
     @Override
     public boolean accept(MemorySegment message, GmEngine.Buffer buffer) {

@@ -28,8 +28,7 @@ final class Assembly {
      */
     boolean add(int offset, ByteBuffer packet) {
         int length = packet.remaining();
-        if (offset < 0 || offset % fragmentBytes != 0 || offset >= data.length && data.length > 0
-                || length != Math.min(fragmentBytes, data.length - (long) offset)) {
+        if (!fits(data.length, fragmentBytes, offset, length)) {
             return false;
         }
         int index = offset / fragmentBytes;
@@ -40,6 +39,16 @@ final class Assembly {
         fragments.set(index);
         received += length;
         return true;
+    }
+
+    /**
+     * Whether {@code length} bytes at {@code offset} are a fragment of a message of {@code total}
+     * bytes cut in fragments of {@code fragmentBytes}: at a multiple of the fragment size, filling
+     * it, the last one up to the end.
+     */
+    static boolean fits(int total, int fragmentBytes, int offset, int length) {
+        return offset >= 0 && offset % fragmentBytes == 0 && (offset < total || total == 0)
+                && length == Math.min(fragmentBytes, total - (long) offset);
     }
 
     boolean complete() {

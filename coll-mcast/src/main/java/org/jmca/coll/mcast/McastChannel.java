@@ -222,7 +222,7 @@ final class McastChannel {
             return false;
         }
         for (int r : plan.receivers()) {
-            if (seq > acked[r] + credits[r]) {
+            if (seq > (long) acked[r] + credits[r]) {
                 return true;
             }
         }
@@ -240,7 +240,7 @@ final class McastChannel {
         }
         creditAsked = now;
         for (int r : plan.receivers()) {
-            if (seq > acked[r] + credits[r]) {
+            if (seq > (long) acked[r] + credits[r]) {
                 sendControl(Packet.ACK_REQUEST, Packet.CREDIT, seq, rank, 0, r);
                 engine.counters.creditRequests++;
             }
@@ -385,10 +385,24 @@ final class McastChannel {
         return nackHeard.getOrDefault(seq, 0L);
     }
 
+    /** For tests: the bytes of the messages being assembled here. */
+    long heldBytes() {
+        return assemblies.values().stream().mapToLong(Assembly::total).sum();
+    }
+
+    /** For tests: the broadcasts whose NACK by another rank this rank remembers. */
+    int nacksRemembered() {
+        return nackHeard.size();
+    }
+
     /** One datagram for this communicator (positioned after the header). */
     void receive(ByteBuffer in) {
         int sender = Packet.sender(in);
-        if (sender == rank || sender < 0 || sender >= acked.length) {
+        if (sender == rank) {
+            return; // its own multicast, come back
+        }
+        if (sender < 0 || sender >= acked.length) {
+            engine.counters.strays++;
             return;
         }
         int seq = Packet.seq(in);
@@ -399,7 +413,8 @@ final class McastChannel {
                     held(seq);
                 } else {
                     acked[sender] = Math.max(acked[sender], seq);
-                    credits[sender] = Packet.offset(in);
+                    // no receiver grants fewer than none, nor more than it may hold
+                    credits[sender] = Math.clamp(Packet.offset(in), 0, settings.earlyCapacity());
                     release();
                 }
             }
@@ -423,7 +438,11 @@ final class McastChannel {
     private void receiveData(ByteBuffer in, int sender, int seq) {
         int root = Packet.root(in);
         boolean ackNow = (Packet.flags(in) & Packet.ACK_NOW) != 0;
-        if (root == rank || root < 0 || root >= acked.length) {
+        if (root == rank) {
+            return;
+        }
+        if (root < 0 || root >= acked.length) {
+            engine.counters.strays++;
             return;
         }
         Plan plan = topology.plan(root);
@@ -452,19 +471,21 @@ final class McastChannel {
                 engine.counters.overruns++;
                 return;
             }
-            int total = Packet.total(in);
-            if (total < 0 || total > largestMessage()) { // a datagram's word is not worth a heap
-                engine.counters.strays++;
-                return;
-            }
-            assembly = new Assembly(total, engine.fragmentBytes);
-            assemblies.put(seq, assembly);
-        } else if (Packet.total(in) != assembly.total()) {
+        }
+        int total = Packet.total(in);
+        // a datagram's word is not worth a heap (a broadcast of 0 bytes is never multicast), and
+        // one that is no fragment of the message it names must not fix the message's length
+        if ((assembly != null ? total != assembly.total() : total < 1 || total > largestMessage())
+                || !Assembly.fits(total, engine.fragmentBytes, Packet.offset(in), in.limit() - Packet.HEADER)) {
             engine.counters.strays++;
             return;
         }
+        if (assembly == null) {
+            assembly = new Assembly(total, engine.fragmentBytes);
+            assemblies.put(seq, assembly);
+        }
         in.position(Packet.HEADER);
-        if (!assembly.add(Packet.offset(in), in)) {
+        if (!assembly.add(Packet.offset(in), in)) { // it came before
             engine.counters.duplicates++;
         }
     }
@@ -477,6 +498,10 @@ final class McastChannel {
     private void receiveNack(int seq, int sender, boolean direct) {
         long now = System.nanoTime();
         if (!direct) {
+            // only for a broadcast this rank may yet miss and hold: one beyond is no concern of its own
+            if (seq <= delivered || seq - (long) delivered > settings.earlyCapacity()) {
+                return;
+            }
             nackHeard.put(seq, now);
             if (nackHeard.size() > 4 * settings.window()) {
                 nackHeard.keySet().removeIf(s -> s <= delivered);
