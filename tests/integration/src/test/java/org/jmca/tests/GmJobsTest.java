@@ -22,14 +22,16 @@ class GmJobsTest {
     @TempDir
     Path home;
 
+    /**
+     * The programs whose traffic GM's flow control shapes. Wildcards, UnexpectedAndProbe and
+     * BadInput test pml/ob1's matching and argument checks, the same whatever carries the
+     * messages: they run over sm, tcp and lapi (PointToPointJobsTest, LapiJobsTest).
+     */
     @ParameterizedTest(name = "{1} on {0} ranks")
     @CsvSource({
         "2, MixedSizesPair,     ''",
-        "4, Wildcards,          ''",
-        "3, UnexpectedAndProbe, ''",
         "2, Nonblocking,        ''",
         "4, Semantics,          ''",
-        "3, BadInput,           ''",
         "5, Collectives,        ''",
         "6, RandomStress,       2000",
         "8, OneAllreduce,       100000",
