@@ -3,6 +3,7 @@ package org.jmca.btl.verbs;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
 import java.util.List;
 import org.jmca.btl.verbs.Ibv.QpState;
 import org.jmca.btl.verbs.VerbsEndpoint.State;
@@ -21,9 +22,18 @@ import org.jmca.mca.McaException;
  * peer's BREAK counts. Nothing is lost or reordered: no fragment is sent once a connection is
  * closing, and the next connection to the peer starts only after the old one is gone on this side.
  *
+ * <p>Finalize: BYE (the connection it names) to every peer with a connection, once this side's
+ * own work has completed, answered by BYE_ACK once the peer has taken what came on the
+ * connection and put its queue pair in ERR: only then does this side destroy its queue pairs, so
+ * no peer's send, credit return or RC retry meets a queue pair that is gone. The wait is bounded
+ * (a peer whose port is down is not waited for, and one that does not answer in time is left);
+ * a peer that said BYE is not an error when work posted to it fails. A request that comes to a
+ * finalizing process is answered by BYE; two processes finalizing at once each take the other's
+ * BYE as the answer to their own.
+ *
  * <pre>
  * Message (32 bytes):
- *  0 | type                 (int) |  REQ, REP, RTU, BREAK, BREAK_ACK
+ *  0 | type                 (int) |  REQ, REP, RTU, BREAK, BREAK_ACK, BYE, BYE_ACK
  *  4 | sender's rank        (int) |
  *  8 | connection number    (int) |
  * 12 | QP number            (int) |  REQ, REP
@@ -41,7 +51,9 @@ final class ConnectionManager {
     private static final int CM_RTU = 3;
     private static final int CM_BREAK = 4;
     private static final int CM_BREAK_ACK = 5;
-    private static final String[] CM_NAMES = {"?", "REQ", "REP", "RTU", "BREAK", "BREAK_ACK"};
+    private static final int CM_BYE = 6;
+    private static final int CM_BYE_ACK = 7;
+    private static final String[] CM_NAMES = {"?", "REQ", "REP", "RTU", "BREAK", "BREAK_ACK", "BYE", "BYE_ACK"};
     private static final int CM_MESSAGE = 32;
     private static final int CM_RECEIVES = 128;
     private static final int CM_SEND_SLOTS = 64;
@@ -71,6 +83,10 @@ final class ConnectionManager {
     private int sendNext;
     private final WorkCompletion[] completions = new WorkCompletion[32];
     private long resends;
+    /** This process finalizes: it makes no connection and answers only BYE, BYE_ACK, REQ and BREAK. */
+    private boolean finalizing;
+    /** Peers whose BYE came, for the module to let go of (their connection's arrivals taken first), then answer. */
+    private final List<VerbsEndpoint> goodbyes = new ArrayList<>();
 
     /** Makes the UD queue pair, brought to RTS, with its receive buffers posted (in {@code arena}). */
     ConnectionManager(int rank, VerbsSettings settings, Verbs device, Verbs.ProtectionDomain pd, Arena arena,
@@ -191,6 +207,65 @@ final class ConnectionManager {
         connections.change(endpoint, State.IDLE);
     }
 
+    // ---- goodbyes (finalize) -------------------------------------------------------------------
+
+    /** True when a peer's BYE waits for the module to let go of its connection. */
+    boolean hasGoodbyes() {
+        return !goodbyes.isEmpty();
+    }
+
+    /** The peers whose BYE came since the last call; the module lets go of each, then {@link #answerGoodbye}s it. */
+    List<VerbsEndpoint> takeGoodbyes() {
+        List<VerbsEndpoint> taken = List.copyOf(goodbyes);
+        goodbyes.clear();
+        return taken;
+    }
+
+    /** BYE_ACK: this side has taken what the peer sent and will post nothing more to it. */
+    void answerGoodbye(VerbsEndpoint endpoint) {
+        send(endpoint, CM_BYE_ACK, 0, 0, 0);
+    }
+
+    /**
+     * Finalize: from now on no connection is made, and every peer with a connection (in whatever
+     * state) is told BYE. {@link #awaitingGoodbyes} says when all have answered.
+     */
+    void sayGoodbye() {
+        finalizing = true;
+        for (VerbsEndpoint endpoint : connections.peers()) {
+            if (endpoint.state != State.IDLE && !endpoint.peerFinalized) {
+                endpoint.byeSent = true;
+                endpoint.byeAcked = false;
+                send(endpoint, CM_BYE, 0, 0, 0);
+            }
+        }
+    }
+
+    /**
+     * True while a peer told BYE has not answered: its BYE is sent again when late, and a peer
+     * whose port is down is no longer waited for (it took nothing from us, and nothing of it
+     * can reach a queue pair of ours).
+     */
+    boolean awaitingGoodbyes() {
+        boolean waiting = false;
+        long now = System.nanoTime();
+        for (VerbsEndpoint endpoint : connections.peers()) {
+            if (!endpoint.byeSent || endpoint.byeAcked || endpoint.peerFinalized) {
+                continue;
+            }
+            if (now - endpoint.cmSentAt > settings.cmRetryNanos()) {
+                if (!device.portActive(endpoint.lid)) {
+                    endpoint.byeAcked = true;
+                    continue;
+                }
+                resends++;
+                send(endpoint, CM_BYE, 0, 0, 0);
+            }
+            waiting = true;
+        }
+        return waiting;
+    }
+
     // ---- datagrams -----------------------------------------------------------------------------
 
     private void postReceive(int slot) {
@@ -292,6 +367,17 @@ final class ConnectionManager {
                     + " from rank " + from.rank + " (ours: " + from.generation + ", " + from.state + ")");
         }
         boolean current = generation == from.generation;
+        if (finalizing && type != CM_BYE && type != CM_BYE_ACK) {
+            if (type == CM_REQ) {
+                send(from, CM_BYE, generation, 0, 0, 0); // no connection is made now: the peer lets go of its attempt
+            } else if (type == CM_BREAK) {
+                send(from, CM_BREAK_ACK, generation, 0, 0, 0);
+            } else if (type < CM_REQ || type > CM_BYE_ACK) {
+                throw new McaException("btl/verbs: rank " + rank + " got connection-manager message " + type
+                        + " from rank " + from.rank);
+            }
+            return;
+        }
         switch (type) {
             case CM_REQ -> {
                 // At the limit, a request waits (its sender sends it again) while a connection is torn
@@ -335,6 +421,22 @@ final class ConnectionManager {
             case CM_BREAK_ACK -> {
                 if (current && from.state == State.CLOSING && from.breakSent) {
                     from.breakAcked = true;
+                }
+            }
+            case CM_BYE -> {
+                // The peer finalizes. Its fragments on the connection came before this (in order on
+                // the same path), so the module takes them, then puts the queue pair in ERR and
+                // answers; an older connection's BYE (a late or duplicate one) is only answered.
+                if (current && !from.peerFinalized) {
+                    from.peerFinalized = true;
+                    goodbyes.add(from);
+                } else if (!(current && goodbyes.contains(from))) {
+                    send(from, CM_BYE_ACK, generation, 0, 0, 0);
+                }
+            }
+            case CM_BYE_ACK -> {
+                if (current && from.byeSent) {
+                    from.byeAcked = true;
                 }
             }
             default -> throw new McaException("btl/verbs: rank " + rank + " got connection-manager message " + type

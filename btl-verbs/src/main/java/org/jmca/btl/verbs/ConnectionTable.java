@@ -71,6 +71,17 @@ final class ConnectionTable {
         return endpoints[rank];
     }
 
+    /** Every endpoint of the job (those of the peers verbs reaches). */
+    List<VerbsEndpoint> peers() {
+        List<VerbsEndpoint> peers = new java.util.ArrayList<>();
+        for (VerbsEndpoint endpoint : endpoints) {
+            if (endpoint != null) {
+                peers.add(endpoint);
+            }
+        }
+        return peers;
+    }
+
     /** True if {@code rank} is one of the job's. */
     boolean hasRank(int rank) {
         return rank >= 0 && rank < endpoints.length;

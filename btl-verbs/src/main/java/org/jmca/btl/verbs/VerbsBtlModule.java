@@ -48,6 +48,14 @@ import org.jmca.mca.btl.Peer;
  * <p><b>Connections.</b> A fragment for a peer without a connection waits in its endpoint while
  * the connection manager makes one; no fragment is sent once a connection is closing, and a
  * connection is closed only after every work request posted on it has completed.
+ *
+ * <p><b>Finalize.</b> A process leaves while its peers may still have work in flight to it: the
+ * acknowledgement of the last fragment it took, the credits that fragment gives back. So, as
+ * openib's tear-down does, it first waits (bounded) for its own work to complete, then says BYE
+ * to every peer with a connection and waits (bounded) for each to answer - a peer answers once
+ * it has taken what came and put its queue pair in ERR, so nothing of it is in flight to a
+ * queue pair that is gone - and only then destroys its queue pairs. A peer that said BYE is no
+ * error when work posted to it fails; a peer that went without a word (it died) still is.
  */
 final class VerbsBtlModule implements BtlModule {
     /** Work requests a connection's send queue holds. */
@@ -61,6 +69,12 @@ final class VerbsBtlModule implements BtlModule {
     /** The largest piece of one RDMA request (an sge's length is 32 bits). */
     private static final long MAX_RDMA_PIECE = 1L << 30;
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
+    /**
+     * How long each of finalize's two waits (for its own work, for the peers' answers to BYE)
+     * lasts at most: this, or {@link #FINALIZE_WAIT_RETRIES} connection-manager retries if longer.
+     */
+    private static final long FINALIZE_WAIT_NANOS = 100_000_000L;
+    private static final int FINALIZE_WAIT_RETRIES = 40;
 
     private final int rank;
     private final VerbsSettings settings;
@@ -91,6 +105,8 @@ final class VerbsBtlModule implements BtlModule {
     private int writesPending;
     /** Two registered blocks through which RPUT writes heap data (made on first use). */
     private MemoryRegion bounce;
+    /** In finalize: no upcall, no credit returned, a failed work request no error (the process leaves). */
+    private boolean finalizing;
 
     private long rgetReads;
     private long rputWrites;
@@ -430,6 +446,9 @@ final class VerbsBtlModule implements BtlModule {
     @Override
     public int progress() {
         int events = cm.poll() + pollSends() + pollReceives();
+        if (cm.hasGoodbyes()) {
+            events += takeGoodbyes();
+        }
         events += cm.advance();
         if (connections.overLimit()) {
             // A request accepted above the limit: tear down as soon as a connection can be (even
@@ -448,9 +467,12 @@ final class VerbsBtlModule implements BtlModule {
             WorkCompletion wc = sendCompletions[i];
             long kind = wc.wrId() >>> 56;
             VerbsEndpoint endpoint = connections.endpoint((int) (wc.wrId() >>> 28 & 0x0FFF_FFFF));
-            if (!wc.ok() && wc.status() != Ibv.WcStatus.WR_FLUSH_ERR) {
-                throw new McaException("btl/verbs: rank " + rank + ": a " + wc.opcode() + " to rank " + endpoint.rank
-                        + " failed with IBV_WC_" + wc.status() + " (" + endpoint + ")");
+            if (!wc.ok() && wc.status() != Ibv.WcStatus.WR_FLUSH_ERR && !finalizing && !endpoint.peerFinalized) {
+                cm.poll(); // a BYE that came meanwhile (this poll may be inside an RDMA loop, not progress)
+                if (!endpoint.peerFinalized) {
+                    throw new McaException("btl/verbs: rank " + rank + ": a " + wc.opcode() + " to rank " + endpoint.rank
+                            + " failed with IBV_WC_" + wc.status() + " (" + endpoint + ")");
+                }
             }
             endpoint.outstanding--;
             // A credit return skipped while the send queue was full goes now: if it waited for the
@@ -486,7 +508,9 @@ final class VerbsBtlModule implements BtlModule {
             long offset = (long) buffer * settings.maxSendSize();
             endpoint.received++;
             connections.used(endpoint);
-            receiver.onFragment(endpoint, (byte) wc.immData(), endpoint.receiveSlab, offset, wc.byteLength());
+            if (!finalizing) { // the layers above have finalized: what still comes is nothing they wait for
+                receiver.onFragment(endpoint, (byte) wc.immData(), endpoint.receiveSlab, offset, wc.byteLength());
+            }
             if (endpoint.qp != null && connections.byQpn(wc.qpNum()) == endpoint) {
                 connections.postReceive(endpoint, buffer);
                 endpoint.reposted++;
@@ -498,7 +522,8 @@ final class VerbsBtlModule implements BtlModule {
 
     /** Tells the peer, by an RDMA WRITE into its mailbox, how many buffers we reposted, once half its credits are back. */
     private void returnCredits(VerbsEndpoint endpoint) {
-        if (endpoint.state != State.CONNECTED || endpoint.reposted - endpoint.repostedTold < settings.receiveBuffers() / 2
+        if (finalizing || endpoint.state != State.CONNECTED
+                || endpoint.reposted - endpoint.repostedTold < settings.receiveBuffers() / 2
                 || endpoint.outstanding >= MAX_SEND_WR - 1) {
             return;
         }
@@ -509,6 +534,37 @@ final class VerbsBtlModule implements BtlModule {
                 endpoint.mailboxAddress + 8L * rank, endpoint.mailboxRkey));
         endpoint.outstanding++;
         endpoint.repostedTold = endpoint.reposted;
+    }
+
+    /**
+     * Lets go of the connections of the peers that said BYE: the queue pair goes to ERR (its
+     * sends are flushed, so none can fail on the peer's queue pair once it is gone), the
+     * fragments that came on it before the BYE are taken (delivered as usual), what waits for it
+     * is dropped (the peer takes nothing more), and then the peer is answered.
+     */
+    private int takeGoodbyes() {
+        List<VerbsEndpoint> left = cm.takeGoodbyes();
+        for (VerbsEndpoint endpoint : left) {
+            if (endpoint.qp != null) {
+                connections.change(endpoint, State.CLOSING); // nothing is posted on it from here on
+                QpAttributes error = new QpAttributes().state(Ibv.QpState.ERR);
+                endpoint.qp.modify(error, error.mask());
+                while (endpoint.outstanding > 0 && pollSends() > 0) {
+                    // taking the flushed completions: they give the send buffers back
+                }
+                endpoint.outstanding = 0;
+                while (pollReceives() > 0) {
+                    // the fragments that came before the BYE, then the flushed receives
+                }
+                connections.closeQueuePair(endpoint, false); // IDLE
+            } else if (endpoint.state != State.IDLE) {
+                connections.change(endpoint, State.IDLE);
+            }
+            endpoint.pending.clear();
+            withPending.remove(endpoint);
+            cm.answerGoodbye(endpoint);
+        }
+        return left.size();
     }
 
     @Override
@@ -564,8 +620,63 @@ final class VerbsBtlModule implements BtlModule {
         return all;
     }
 
+    /**
+     * Waits, bounded, for this process's work to complete, then tells every peer with a
+     * connection BYE and waits, bounded, for its answer (see the class comment), then releases.
+     * Throws nothing for a peer that is gone: this process leaves anyway.
+     */
     @Override
     public void finalizeModule() {
+        finalizing = true;
+        for (VerbsEndpoint endpoint : withPending) {
+            endpoint.pending.clear(); // the layers above flushed: nothing that waits here is awaited
+        }
+        withPending.clear();
+        long wait = Math.max(FINALIZE_WAIT_NANOS, FINALIZE_WAIT_RETRIES * settings.cmRetryNanos());
+        long deadline = System.nanoTime() + wait;
+        while (connections.anyOutstanding() && System.nanoTime() < deadline) {
+            progressWhileFinalizing();
+        }
+        try {
+            cm.sayGoodbye();
+        } catch (RuntimeException e) {
+            verbose("BYE not sent", e);
+        }
+        deadline = System.nanoTime() + wait;
+        while (System.nanoTime() < deadline) {
+            progressWhileFinalizing();
+            if (!cm.awaitingGoodbyes()) {
+                break;
+            }
+        }
+        release();
+    }
+
+    /** One turn of progress in finalize: arrivals taken and BYEs answered; what fails is reported only when verbose. */
+    private void progressWhileFinalizing() {
+        try {
+            cm.poll();
+            pollSends();
+            pollReceives();
+            if (cm.hasGoodbyes()) {
+                takeGoodbyes();
+            }
+        } catch (RuntimeException e) {
+            verbose("in finalize", e);
+        }
+    }
+
+    private void verbose(String what, RuntimeException e) {
+        if (settings.verbose()) {
+            System.err.println("btl/verbs: rank " + rank + ": " + what + ": " + e.getMessage());
+        }
+    }
+
+    /**
+     * Destroys the queue pairs and releases the device without a word to the peers: the end of
+     * {@link #finalizeModule}, and what a process that dies leaves behind (tests stage it so).
+     */
+    void release() {
         UdDevice.withdraw(udDevice);
         connections.destroyAll();
         registrations.clear();

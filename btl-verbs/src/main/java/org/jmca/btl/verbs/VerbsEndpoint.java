@@ -13,6 +13,7 @@ import org.jmca.mca.btl.BtlModule;
  * <pre>
  *   IDLE --first send--> CONNECTING --REP--> CONNECTED --victim, or peer's BREAK--> CLOSING --> IDLE
  *   IDLE --peer's REQ--> ACCEPTED --RTU, or first fragment--> CONNECTED
+ *   any --peer's BYE (it finalizes)--> IDLE, for good
  * </pre>
  *
  * A connection is numbered ({@link #generation}): both sides count the connections they made
@@ -55,6 +56,15 @@ final class VerbsEndpoint implements BtlEndpoint {
     boolean breakAcked;
     boolean peerBreakSeen;
     long peerSent;
+    /**
+     * The peer said goodbye (BYE: it finalizes): what it sent has come, it takes nothing more, and
+     * its queue pair goes once this side answered; an error of work posted to it is no error. A
+     * process that finalized never comes back, so this is never cleared.
+     */
+    boolean peerFinalized;
+    /** This side finalizes: its BYE went to the peer, and the peer answered (BYE_ACK, or its own BYE). */
+    boolean byeSent;
+    boolean byeAcked;
     /** When the connection-manager message that waits for an answer was last sent. */
     long cmSentAt;
     /** Fragments accepted while there was no connection (or no credit), sent in order once there is. */
@@ -96,6 +106,7 @@ final class VerbsEndpoint implements BtlEndpoint {
         return "verbs endpoint of rank " + rank + " (" + state + ", connection " + generation + ", sent " + sent
                 + ", received " + received + ", outstanding " + outstanding + ", pending " + pending.size()
                 + (state == State.CLOSING ? ", break sent " + breakSent + " acked " + breakAcked + " peer's seen "
-                        + peerBreakSeen + " counting " + peerSent : "") + ")";
+                        + peerBreakSeen + " counting " + peerSent : "") + (peerFinalized ? ", peer finalized" : "")
+                + (byeSent ? ", bye acked " + byeAcked : "") + ")";
     }
 }

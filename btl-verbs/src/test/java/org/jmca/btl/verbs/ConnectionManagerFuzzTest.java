@@ -70,7 +70,7 @@ class ConnectionManagerFuzzTest {
                 return "rank 0 got a connection-manager message from rank " + rank + ", which is "
                         + (rank == 0 ? "itself" : "not a rank of the job");
             }
-            if (type < 1 || type > 5) {
+            if (type < 1 || type > 7) {
                 return "rank 0 got connection-manager message " + type + " from rank " + rank;
             }
             return null;
@@ -93,10 +93,10 @@ class ConnectionManagerFuzzTest {
         Arbitrary<Integer> any = Arbitraries.integers();
         Arbitrary<Long> counts = Arbitraries.oneOf(Arbitraries.longs(), Arbitraries.longs().lessOrEqual(-1));
         Arbitrary<Integer> peers = Arbitraries.of(1, 2);
-        Arbitrary<Integer> types = Arbitraries.integers().between(1, 5);
+        Arbitrary<Integer> types = Arbitraries.integers().between(1, 7);
         return Arbitraries.frequencyOf(
                 // A type no rank sends, from a rank of the job.
-                Tuple.of(2, Combinators.combine(any.filter(t -> t < 1 || t > 5), peers, strangeConnections(), any, any,
+                Tuple.of(2, Combinators.combine(any.filter(t -> t < 1 || t > 7), peers, strangeConnections(), any, any,
                         counts).as(Forged::message)),
                 // A sender that is no peer: outside the job, or rank 0 itself.
                 Tuple.of(2, Combinators.combine(Arbitraries.oneOf(types, any), Arbitraries.oneOf(Arbitraries.of(0),
@@ -187,7 +187,7 @@ class ConnectionManagerFuzzTest {
                 assertThat(errors.get(i)).as("error %d", i).contains(expected.get(i));
             }
         } finally {
-            modules.forEach(VerbsBtlModule::finalizeModule);
+            SoftFabric.finalizeTogether(modules);
             System.setErr(stderr);
             try (Stream<Path> files = Files.walk(fabric)) {
                 files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());

@@ -57,10 +57,46 @@ final class SoftFabric implements AutoCloseable {
                 .collect(java.util.stream.Collectors.joining("\n"));
     }
 
+    /** Finalizes every module together (see {@link #finalizeTogether}), then removes the directory. */
     @Override
     public void close() {
-        modules.forEach(VerbsBtlModule::finalizeModule);
-        removeDirectory();
+        try {
+            finalizeTogether(modules);
+        } finally {
+            removeDirectory();
+        }
+    }
+
+    /**
+     * Finalizes the modules, each on a thread of its own as each process finalizes: a module's
+     * finalize waits, bounded, for its peers' answers to its BYE, which one by one on a single
+     * thread would each wait out.
+     */
+    static void finalizeTogether(List<VerbsBtlModule> modules) {
+        List<Thread> finalizers = new ArrayList<>();
+        java.util.concurrent.ConcurrentLinkedQueue<Throwable> thrown = new java.util.concurrent.ConcurrentLinkedQueue<>();
+        for (VerbsBtlModule module : modules) {
+            finalizers.add(Thread.ofPlatform().name("finalize " + module).start(() -> {
+                try {
+                    module.finalizeModule();
+                } catch (Throwable t) {
+                    thrown.add(t);
+                }
+            }));
+        }
+        try {
+            for (Thread finalizer : finalizers) {
+                finalizer.join();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while the modules finalized", e);
+        }
+        if (!thrown.isEmpty()) {
+            IllegalStateException failed = new IllegalStateException("finalize failed", thrown.peek());
+            thrown.stream().skip(1).forEach(failed::addSuppressed);
+            throw failed;
+        }
     }
 
     /** Removes the fabric's directory (when the modules were finalized elsewhere). */

@@ -25,6 +25,12 @@ class VerbsBtlContractTest extends BtlContractTest {
         return List.copyOf(fabric.modules);
     }
 
+    /** A process that dies says no BYE: its module goes without a word (finalize would tell the peers). */
+    @Override
+    protected void die(BtlModule module, List<BtlEndpoint> itsEndpoints) {
+        ((VerbsBtlModule) module).release();
+    }
+
     /** The contract's own teardown finalizes the modules; their directories go here. */
     @AfterEach
     void removeFabrics() {
