@@ -437,7 +437,10 @@ final class TcpBtlModule implements BtlModule {
         boolean nested = receiving;
         receiving = true;
         try {
-            if (selector.selectNow() > 0) {
+            selector.selectNow();
+            // the selected set, not selectNow's count of keys it just added: a peer's failure thrown
+            // from handle() leaves the other keys selected, and the next turn must take them
+            if (!selector.selectedKeys().isEmpty()) {
                 for (Iterator<SelectionKey> it = selector.selectedKeys().iterator(); it.hasNext(); ) {
                     SelectionKey key = it.next();
                     it.remove();

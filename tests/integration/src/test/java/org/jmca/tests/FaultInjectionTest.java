@@ -66,7 +66,7 @@ class FaultInjectionTest {
     private static final Set<String> SAMPLE = Set.of(
             "KILL_RANK INIT SM", "KILL_RANK FINALIZE SM", "KILL_RANK COLLECTIVE TCP", "KILL_RANK RENDEZVOUS GM",
             "KILL_RANK COLLECTIVE LAPI", "KILL_RANK RENDEZVOUS VERBS", "KILL_RANK SPAWN TCP",
-            "STOP_RANK RENDEZVOUS TCP", "KILL_JMPIRUN INIT SM", "KILL_JMPIRUN COLLECTIVE TCP", "KILL_JMPIRUN SPAWN TCP");
+            "STOP_RANK RENDEZVOUS TCP", "KILL_JMPIRUN COLLECTIVE TCP", "KILL_JMPIRUN SPAWN TCP");
 
     @TempDir
     Path home;
@@ -172,6 +172,40 @@ class FaultInjectionTest {
                     + ".*; stopping the job");
             before.awaitNone();
             record("KILL_SPAWNED_RANK", "SPAWN", "TCP", status, ended - fault, System.nanoTime() - fault);
+        }
+    }
+
+    /**
+     * jmpirun stopped (SIGSTOP): its ranks need it only in MPI.Init and for their output, so they
+     * finish on their own and exit; jmpirun, continued, reports the job's status.
+     */
+    @org.junit.jupiter.api.Test
+    void aStoppedJmpirunLetsItsRanksFinishAndReportsOnceContinued() throws Exception {
+        Leftovers before = Leftovers.before();
+        try (LiveJob job = new LiveJob(new Jmca(home).start(List.of(Jmca.ROOT.resolve("bin/jmpirun").toString(), "-np",
+                "3", "-cp", Jmca.PROGRAMS.toString(), "org.jmca.tests.programs.Failing", "collectives", "2000")))) {
+            List<Long> ranks = LiveJob.await(job.out, l -> l.matches("rank \\d pid \\d+"), 3, "pids").stream()
+                    .map(l -> Long.parseLong(l.split(" ")[3])).toList();
+            long fault = System.nanoTime();
+            signal("STOP", job.process.pid());
+            // ended: a zombie until the stopped jmpirun, their parent, reaps them
+            LiveJob.until(() -> ranks.stream().allMatch(FaultInjectionTest::ended), () -> "ranks still running");
+            long ranksEnded = System.nanoTime();
+            signal("CONT", job.process.pid());
+            int status = job.waitFor(30);
+            assertThat(status).as("stderr: %s", job.err).isZero();
+            before.awaitNone();
+            record("STOP_JMPIRUN", "COLLECTIVE", "SM", status, ranksEnded - fault, System.nanoTime() - fault);
+        }
+    }
+
+    /** Whether the process has exited: gone, or a zombie its parent has not reaped yet. */
+    private static boolean ended(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc", String.valueOf(pid), "stat"));
+            return stat.charAt(stat.lastIndexOf(')') + 2) == 'Z';
+        } catch (IOException e) {
+            return true;
         }
     }
 

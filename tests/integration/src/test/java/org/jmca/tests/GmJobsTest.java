@@ -25,7 +25,7 @@ class GmJobsTest {
     /**
      * The programs whose traffic GM's flow control shapes. Wildcards, UnexpectedAndProbe and
      * BadInput test pml/ob1's matching and argument checks, the same whatever carries the
-     * messages: they run over sm, tcp and lapi (PointToPointJobsTest, LapiJobsTest).
+     * messages: they run over sm and tcp (PointToPointJobsTest).
      */
     @ParameterizedTest(name = "{1} on {0} ranks")
     @CsvSource({

@@ -33,18 +33,16 @@ class LapiJobsTest {
     }
 
     /**
-     * Every program in polling mode; in the interrupt and lockfree modes, those whose traffic the
+     * The programs in polling mode; in the interrupt and lockfree modes, those whose traffic the
      * dispatcher's mode changes. Wildcards, UnexpectedAndProbe and BadInput test pml/ob1's matching
-     * and argument checks, which are the same whatever carries the messages: once is enough.
+     * and argument checks, the same whatever carries the messages: they run over sm and tcp
+     * (PointToPointJobsTest).
      */
     @ParameterizedTest(name = "{1} on {0} ranks in {3} mode")
     @CsvSource({
         "2, MixedSizesPair,     '',     polling,   1",
-        "4, Wildcards,          '',     polling,   1",
-        "3, UnexpectedAndProbe, '',     polling,   1",
         "2, Nonblocking,        '',     polling,   1",
         "4, Semantics,          '',     polling,   1",
-        "3, BadInput,           '',     polling,   1",
         "5, Collectives,        '',     polling,   5",
         "6, RandomStress,       2000,   polling,   6",
         "8, OneAllreduce,       100000, polling,   8",

@@ -138,11 +138,14 @@ class NetworkFaultsTest {
         before.awaitNone();
     }
 
-    /** Down for 1.5 s after MPI.Init, in the middle of the ranks' collectives: TCP retransmits, the job completes. */
+    /**
+     * Down for 1.5 s after MPI.Init, in the middle of the ranks' collectives (150 rounds take 4-5 s
+     * here): TCP retransmits, the job completes.
+     */
     @Test
     void aLinkDownForAMomentDelaysTheJobButItCompletes() throws Exception {
         Leftovers before = Leftovers.before();
-        try (LiveJob job = start(List.of(), "Failing", "collectives", "300")) {
+        try (LiveJob job = start(List.of(), "Failing", "collectives", "150")) {
             awaitPids(job);
             long down = System.nanoTime();
             inside(hosts.names().get(1), "ip", "link", "set", "eth0", "down");
@@ -176,8 +179,10 @@ class NetworkFaultsTest {
         }
     }
 
+    /** In {@code bench/fault-matrix} only, its 17 s are mostly the limit and the stop's grace. */
     @Test
     void aStoppedHostDaemonEndsTheJobAtItsTimeoutAndLeavesNothing() throws Exception {
+        Assumptions.assumeTrue("all".equals(System.getProperty("jmca.faults")), "run by bench/fault-matrix");
         Leftovers before = Leftovers.before();
         try (LiveJob job = start(List.of("--timeout", String.valueOf(TIMEOUT_SECONDS)), "Failing", "collectives")) {
             awaitPids(job);

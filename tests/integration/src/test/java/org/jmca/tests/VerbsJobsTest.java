@@ -24,8 +24,7 @@ class VerbsJobsTest {
     /**
      * The programs over the software device at connection limits and UD loss. Wildcards,
      * UnexpectedAndProbe and BadInput test pml/ob1's matching and argument checks, the same
-     * whatever carries the messages: they run over sm, tcp and lapi (PointToPointJobsTest,
-     * LapiJobsTest).
+     * whatever carries the messages: they run over sm and tcp (PointToPointJobsTest).
      */
     @ParameterizedTest(name = "{1} on {0} ranks, max_conn={2} {3}, UD loss={4}, wire={6}")
     @CsvSource({
@@ -34,7 +33,6 @@ class VerbsJobsTest {
         "4, Semantics,          0, lru,   0,   '', auto",
         "5, Collectives,        0, lru,   0,   '', auto",
         "4, RandomStress,       0, lru,   0,   3000, auto",
-        "4, Semantics,          1, lru,   0,   '', auto",
         "4, Collectives,        1, lru-m, 0,   '', auto",
         "4, Collectives,        1, lru-m, 0,   '', socket",
         "4, RingStress,         1, lru,   0,   3000, auto",
