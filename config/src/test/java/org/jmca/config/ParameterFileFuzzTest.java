@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -20,6 +19,7 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.IntRange;
+import org.jmca.mca.fuzz.TextMutations;
 import org.jmca.mca.param.ParameterException;
 import org.jmca.mca.param.RawValue;
 import org.jmca.mca.param.ValueSource.Kind;
@@ -184,7 +184,7 @@ class ParameterFileFuzzTest {
                 Arbitraries.of(" = ", "=", "  =\t", " =")).as((name, value, comment, eq) -> name + eq + value + comment);
         Arbitrary<String> file = Arbitraries.oneOf(line, Arbitraries.of("", "# comment", "   "))
                 .list().ofMinSize(1).ofMaxSize(8).map(lines -> String.join("\n", lines) + "\n");
-        return Fuzz.mutated(file, Fuzz.tokens());
+        return TextMutations.mutated(file, TextMutations.tokens());
     }
 
     @Provide
@@ -197,7 +197,7 @@ class ParameterFileFuzzTest {
                 .as((a, b, v) -> a + "." + b + " : " + v);
         Arbitrary<String> file = Arbitraries.oneOf(leaf, object, dotted, Arbitraries.of("# c", "// c", "", "x += 1"))
                 .list().ofMinSize(1).ofMaxSize(6).map(lines -> "btl_x { a = 1 }\n" + String.join("\n", lines) + "\n");
-        return Fuzz.mutated(file, Fuzz.tokens());
+        return TextMutations.mutated(file, TextMutations.tokens());
     }
 
     @Provide
@@ -226,81 +226,5 @@ class ParameterFileFuzzTest {
     private static Arbitrary<String> values() {
         return Arbitraries.of("^tcp", "self,sm", "64k", "\"quoted\"", "'single'", "1", "-1", "", "/etc/rules.conf",
                 "a b c");
-    }
-
-    /** Structure-aware mutations of a valid text; shared by this package's fuzz tests. */
-    static final class Fuzz {
-        private Fuzz() {
-        }
-
-        /** Tokens to put in: wrong types, huge and negative numbers, syntax, blanks, odd characters. */
-        static Arbitrary<String> tokens() {
-            return Arbitraries.oneOf(
-                    Arbitraries.of("", "-1", "0", "2147483648", "-2147483649", "9223372036854775808",
-                            "99999999999999999999999999999", "1e308", "1e99999", "-0", "0x7fffffff", "NaN", "64k",
-                            "99999999999999999999999t", "=", "==", ":", "{", "}", "[", "]", ",", "\"", "\"\"\"", "#",
-                            "//", "\n", "\r\n", "\t", "${x}", "${?x}", "${", "+=", "null", "true", "\\", "\u0000",
-                            "\uFFFD", "\uD800", "\u2028", "\u00e9", "\u4e2d", "."),
-                    Arbitraries.integers().between(1_000, 100_000).map(" "::repeat),
-                    Arbitraries.integers().between(1_000, 5_000).map("9"::repeat),
-                    Arbitraries.integers().between(100, 3_000).map("[{"::repeat),
-                    Arbitraries.strings().all().ofMaxLength(8));
-        }
-
-        static Arbitrary<String> mutated(Arbitrary<String> valid, Arbitrary<String> tokens) {
-            return Combinators.combine(valid, Arbitraries.integers().between(0, 6),
-                            Arbitraries.doubles().between(0, 1), tokens)
-                    .as(Fuzz::mutate)
-                    .filter(text -> !text.contains("include"));
-        }
-
-        static String mutate(String text, int kind, double where, String token) {
-            List<String> parts = split(text);
-            int i = Math.min(parts.size() - 1, (int) (where * parts.size()));
-            switch (kind) {
-                case 0 -> parts.set(i, token);
-                case 1 -> parts.remove(i);
-                case 2 -> parts.add(i, parts.get(i));
-                case 3 -> {
-                    return text.substring(0, (int) (where * text.length()));
-                }
-                case 4 -> parts.add(i, token);
-                case 5 -> {
-                    if (i + 1 < parts.size()) {
-                        parts.set(i, parts.set(i + 1, parts.get(i)));
-                    }
-                }
-                default -> {
-                    return text;
-                }
-            }
-            return String.join("", parts);
-        }
-
-        /** Runs of letters and digits, runs of blanks, and every other character alone. */
-        static List<String> split(String text) {
-            List<String> parts = new ArrayList<>();
-            int i = 0;
-            while (i < text.length()) {
-                int start = i;
-                char c = text.charAt(i);
-                if (Character.isLetterOrDigit(c) || c == '_') {
-                    while (i < text.length() && (Character.isLetterOrDigit(text.charAt(i)) || text.charAt(i) == '_')) {
-                        i++;
-                    }
-                } else if (c == ' ' || c == '\t') {
-                    while (i < text.length() && (text.charAt(i) == ' ' || text.charAt(i) == '\t')) {
-                        i++;
-                    }
-                } else {
-                    i++;
-                }
-                parts.add(text.substring(start, i));
-            }
-            if (parts.isEmpty()) {
-                parts.add("");
-            }
-            return parts;
-        }
     }
 }

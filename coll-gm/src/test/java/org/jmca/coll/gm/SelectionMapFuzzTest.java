@@ -8,7 +8,6 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -17,6 +16,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
+import org.jmca.mca.fuzz.TextMutations;
 import net.jqwik.api.Combinators;
 import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
@@ -180,10 +180,8 @@ class SelectionMapFuzzTest {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return Combinators.combine(Arbitraries.oneOf(validMaps(), Arbitraries.just(shipped)),
-                        Arbitraries.integers().between(0, 6), Arbitraries.doubles().between(0, 1), tokens())
-                .as(SelectionMapFuzzTest::mutate)
-                .filter(text -> !text.contains("include"));
+        return TextMutations.mutated(Arbitraries.oneOf(validMaps(), Arbitraries.just(shipped)),
+                TextMutations.tokens("alg", "fanout", "segment", "bcast", "gather", "ring"));
     }
 
     @Provide
@@ -221,49 +219,5 @@ class SelectionMapFuzzTest {
                 .as((comm, msg, alg, more) -> "  { " + comm + msg + "alg = " + alg + more + " }");
         return rule.list().ofMinSize(1).ofMaxSize(4).uniqueElements()
                 .map(rules -> "# a map\nbcast = [\n" + String.join("\n", rules) + "\n]\nbarrier = [ { alg = recursive_doubling } ]\n");
-    }
-
-    private static Arbitrary<String> tokens() {
-        return Arbitraries.oneOf(
-                Arbitraries.of("", "-1", "0", "1", "2147483648", "-2147483649", "9223372036854775808",
-                        "99999999999999999999999999999", "1e308", "1.5", "NaN", "64k", "99999999999999999999999t",
-                        "-8k", "=", ":", "{", "}", "[", "]", ",", "\"", "\"\"\"", "#", "//", "\n", "\t", "${x}", "${?x}",
-                        "${", "+=", "null", "true", "\\", "\u0000", "\uFFFD", "\uD800", "\u2028", "\u00e9", ".",
-                        "alg", "fanout", "segment", "bcast", "gather", "ring"),
-                Arbitraries.integers().between(1_000, 100_000).map(" "::repeat),
-                Arbitraries.integers().between(1_000, 50_000).map("9"::repeat),
-                Arbitraries.integers().between(100, 3_000).map("[{"::repeat),
-                Arbitraries.strings().all().ofMaxLength(8));
-    }
-
-    /** One mutation: replace, remove, duplicate or insert a token, swap two, or truncate the text. */
-    private static String mutate(String text, int kind, double where, String token) {
-        List<String> parts = new ArrayList<>();
-        Matcher words = Pattern.compile("[\\p{L}\\p{N}_]+|[ \\t]+|[\\s\\S]").matcher(text);
-        while (words.find()) {
-            parts.add(words.group());
-        }
-        if (parts.isEmpty()) {
-            parts.add("");
-        }
-        int i = Math.min(parts.size() - 1, (int) (where * parts.size()));
-        switch (kind) {
-            case 0 -> parts.set(i, token);
-            case 1 -> parts.remove(i);
-            case 2 -> parts.add(i, parts.get(i));
-            case 3 -> {
-                return text.substring(0, (int) (where * text.length()));
-            }
-            case 4 -> parts.add(i, token);
-            case 5 -> {
-                if (i + 1 < parts.size()) {
-                    parts.set(i, parts.set(i + 1, parts.get(i)));
-                }
-            }
-            default -> {
-                return text;
-            }
-        }
-        return String.join("", parts);
     }
 }

@@ -8,7 +8,6 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,6 +18,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
+import org.jmca.mca.fuzz.TextMutations;
 import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -192,34 +192,6 @@ class HostListFuzzTest {
                         "\u200b", "\u00a0", "\uD800", "\u4e2d"),
                 Arbitraries.integers().between(1_000, 50_000).map(" "::repeat),
                 Arbitraries.strings().all().ofMaxLength(6));
-        return Combinators.combine(valid, Arbitraries.integers().between(0, 5), Arbitraries.doubles().between(0, 1), token)
-                .as(HostListFuzzTest::mutate);
-    }
-
-    private static String mutate(String text, int kind, double where, String token) {
-        List<String> parts = new ArrayList<>();
-        Matcher words = Pattern.compile("[\\p{L}\\p{N}_]+|[ \\t]+|[\\s\\S]").matcher(text);
-        while (words.find()) {
-            parts.add(words.group());
-        }
-        if (parts.isEmpty()) {
-            parts.add("");
-        }
-        int i = Math.min(parts.size() - 1, (int) (where * parts.size()));
-        switch (kind) {
-            case 0 -> parts.set(i, token);
-            case 1 -> parts.remove(i);
-            case 2 -> parts.add(i, parts.get(i));
-            case 3 -> {
-                return text.substring(0, (int) (where * text.length()));
-            }
-            case 4 -> parts.add(i, token);
-            default -> {
-                if (i + 1 < parts.size()) {
-                    parts.set(i, parts.set(i + 1, parts.get(i)));
-                }
-            }
-        }
-        return String.join("", parts);
+        return TextMutations.mutated(valid, token);
     }
 }

@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,12 +27,7 @@ class HostsTest {
 
     @BeforeAll
     static void makeHosts() throws IOException {
-        String why = NamespaceHosts.unavailable();
-        if (why != null) {
-            System.err.println("HostsTest is skipped: " + why);
-        }
-        Assumptions.assumeTrue(why == null, why);
-        hosts = new NamespaceHosts(3);
+        hosts = NamespaceHosts.orSkip("HostsTest", 3);
     }
 
     @AfterAll

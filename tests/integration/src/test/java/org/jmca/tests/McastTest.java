@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -149,12 +148,7 @@ class McastTest {
 
         @BeforeAll
         void makeHosts() throws IOException {
-            String why = NamespaceHosts.unavailable();
-            if (why != null) {
-                System.err.println("McastTest.AcrossHosts is skipped: " + why);
-            }
-            Assumptions.assumeTrue(why == null, why);
-            hosts = new NamespaceHosts(3);
+            hosts = NamespaceHosts.orSkip("McastTest.AcrossHosts", 3);
         }
 
         @AfterAll

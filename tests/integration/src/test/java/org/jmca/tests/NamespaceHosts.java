@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Assumptions;
 
 /**
  * Hosts for tests on one machine: network namespaces, each joined by a veth pair to a bridge in
@@ -22,6 +23,19 @@ final class NamespaceHosts implements AutoCloseable {
     private final String bridge;
     private final List<String> names = new ArrayList<>();
     private final Thread cleanup = new Thread(this::remove, "namespace-hosts-cleanup");
+
+    /**
+     * {@code count} hosts for {@code test}, or the test skipped, saying why on stderr (not root,
+     * no network namespaces here): never silently.
+     */
+    static NamespaceHosts orSkip(String test, int count) throws IOException {
+        String why = unavailable();
+        if (why != null) {
+            System.err.println(test + " is skipped: " + why);
+        }
+        Assumptions.assumeTrue(why == null, why);
+        return new NamespaceHosts(count);
+    }
 
     /** Why namespace hosts cannot be made here, or null if they can (tried: a namespace made and removed). */
     static String unavailable() {

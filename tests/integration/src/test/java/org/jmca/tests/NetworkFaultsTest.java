@@ -30,12 +30,7 @@ class NetworkFaultsTest {
 
     @BeforeAll
     static void makeHosts() throws IOException {
-        String why = NamespaceHosts.unavailable();
-        if (why != null) {
-            System.err.println("NetworkFaultsTest is skipped: " + why);
-        }
-        Assumptions.assumeTrue(why == null, why);
-        hosts = new NamespaceHosts(2);
+        hosts = NamespaceHosts.orSkip("NetworkFaultsTest", 2);
     }
 
     @AfterAll
