@@ -5,11 +5,10 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.jmca.btl.base.RegistrationCache;
 import org.jmca.common.gm.GmEvent;
 import org.jmca.common.gm.GmNic;
@@ -77,7 +76,7 @@ final class GmBtlModule implements BtlModule {
     private long backpressure;
     private long toClosedPorts;
     /** The ranks a send found closed: a late message to one is let go, a send after that is a failure. */
-    private final Set<Integer> closedPeers = new HashSet<>();
+    private final BitSet closedPeers = new BitSet(); // looked at on every send: no boxing
 
     private record Deferred(GmEndpoint from, byte tag, MemorySegment bytes) {
     }
@@ -179,7 +178,7 @@ final class GmBtlModule implements BtlModule {
     @Override
     public boolean send(BtlEndpoint to, byte tag, MemorySegment header, MemorySegment payload) {
         GmEndpoint endpoint = (GmEndpoint) to;
-        if (closedPeers.contains(endpoint.rank())) {
+        if (closedPeers.get(endpoint.rank())) {
             throw new PeerFailureException(endpoint.rank(), "btl/gm: rank " + rank + " cannot send to rank "
                     + endpoint.rank() + ": its port closed (it finalized or died), and " + toClosedPorts
                     + " send(s) to closed ports were let go");
@@ -210,7 +209,7 @@ final class GmBtlModule implements BtlModule {
     private void failed(int to, String what, GmStatus status) {
         if (status == GmStatus.SEND_TARGET_PORT_CLOSED) {
             toClosedPorts++;
-            closedPeers.add(to);
+            closedPeers.set(to);
         } else if (status != GmStatus.SUCCESS) {
             throw new McaException("btl/gm: rank " + rank + ": " + what + " to rank " + to + " failed: GM_" + status);
         }

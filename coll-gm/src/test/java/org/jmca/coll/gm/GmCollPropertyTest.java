@@ -22,14 +22,10 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.IntRange;
 import org.jmca.btl.gm.EmulatedGmPort;
-import org.jmca.common.gm.GmNic;
-import org.jmca.common.gm.GmPort;
 import org.jmca.mca.coll.CollCall;
-import org.jmca.mca.coll.CollCommunicator;
 import org.jmca.mca.coll.CollFunction;
 import org.jmca.mca.coll.CollRequest;
 import org.jmca.mca.coll.Reduction;
-import org.jmca.mca.pml.PmlRequest;
 
 /**
  * coll/gm's collectives on the emulated GM NIC, each rank a thread with its own port and engine,
@@ -57,43 +53,6 @@ class GmCollPropertyTest {
             }
         }
     };
-
-    /** One NIC of the test's fabric: node {@code node}, ports opened with the test's NIC settings. */
-    private record TestNic(Path fabric, int node, int nodes) implements GmNic {
-        @Override
-        public int nodeOf(int jobRank) {
-            return jobRank + 1;
-        }
-
-        @Override
-        public GmPort open(int port, int sendTokens, int receiveTokens) {
-            return EmulatedGmPort.open(fabric, node, nodes, port, new EmulatedGmPort.Settings(NIC.ringCapacity(),
-                    sendTokens, receiveTokens, 0, 0));
-        }
-
-        @Override
-        public String description() {
-            return "test NIC " + node;
-        }
-    }
-
-    /** What a module needs of its communicator beyond coll/gm's own messages: nothing but names. */
-    private record Names(int rank, int size) implements CollCommunicator {
-        @Override
-        public String name() {
-            return "test communicator";
-        }
-
-        @Override
-        public PmlRequest isend(MemorySegment data, int dest, int tag) {
-            throw new AssertionError("coll/gm never sends through the PML");
-        }
-
-        @Override
-        public PmlRequest irecv(MemorySegment buffer, int source, int tag) {
-            throw new AssertionError("coll/gm never receives through the PML");
-        }
-    }
 
     @Provide
     Arbitrary<String> bcastRules() {
@@ -136,7 +95,7 @@ class GmCollPropertyTest {
             List<Future<MemorySegment>> results = new ArrayList<>();
             java.util.concurrent.atomic.AtomicInteger finished = new java.util.concurrent.atomic.AtomicInteger();
             for (int r = 0; r < ranks; r++) {
-                engines.add(new GmEngine(new TestNic(fabric, r + 1, ranks), settings));
+                engines.add(new GmEngine(new TestNic(fabric, r + 1, ranks, NIC.ringCapacity()), settings));
             }
             for (int r = 0; r < ranks; r++) {
                 int rank = r;

@@ -23,16 +23,13 @@ import net.jqwik.api.constraints.IntRange;
 import org.jmca.btl.gm.EmulatedGmPort;
 import org.jmca.coll.base.Tree;
 import org.jmca.common.gm.GmEvent;
-import org.jmca.common.gm.GmNic;
 import org.jmca.common.gm.GmPort;
 import org.jmca.common.gm.GmPriority;
 import org.jmca.mca.McaException;
 import org.jmca.mca.coll.CollCall;
-import org.jmca.mca.coll.CollCommunicator;
 import org.jmca.mca.coll.CollFunction;
 import org.jmca.mca.coll.CollRequest;
 import org.jmca.mca.coll.Reduction;
-import org.jmca.mca.pml.PmlRequest;
 
 /**
  * Fuzzes coll/gm's own 48-byte message header as another GM node writes it: an intruder's port
@@ -55,41 +52,6 @@ class GmWireHeaderFuzzTest {
         SHORT, SOURCE_OUT_OF_RANGE, UNKNOWN_KIND, EAGER_LONGER_THAN_ITS_PAYLOAD, RENDEZVOUS_OF_NO_BYTES,
         SEQ_OUT_OF_WINDOW, TWICE, CTS_OF_NO_TRANSFER, CTS_BEYOND_ITS_MESSAGE, FIN_OF_NO_TRANSFER,
         ACK_OF_MORE_THAN_SENT, SEGMENT_THE_BROADCAST_HAS_NOT
-    }
-
-    private record TestNic(Path fabric, int node, int nodes) implements GmNic {
-        @Override
-        public int nodeOf(int jobRank) {
-            return jobRank + 1;
-        }
-
-        @Override
-        public GmPort open(int port, int sendTokens, int receiveTokens) {
-            return EmulatedGmPort.open(fabric, node, nodes, port, new EmulatedGmPort.Settings(64 * 1024, sendTokens,
-                    receiveTokens, 0, 0));
-        }
-
-        @Override
-        public String description() {
-            return "test NIC " + node;
-        }
-    }
-
-    private record Names(int rank, int size) implements CollCommunicator {
-        @Override
-        public String name() {
-            return "test communicator";
-        }
-
-        @Override
-        public PmlRequest isend(MemorySegment data, int dest, int tag) {
-            throw new AssertionError("coll/gm never sends through the PML");
-        }
-
-        @Override
-        public PmlRequest irecv(MemorySegment buffer, int source, int tag) {
-            throw new AssertionError("coll/gm never receives through the PML");
-        }
     }
 
     /** A GM node that sends what the test writes, raw, to coll/gm's port of other nodes. */
@@ -215,7 +177,7 @@ class GmWireHeaderFuzzTest {
             nodes[r] = r + 1;
             jobRanks[r] = 10 + r;
         }
-        GmEngine engine = new GmEngine(new TestNic(fabric, 1, size + 1), settings(window, pipeline));
+        GmEngine engine = new GmEngine(new TestNic(fabric, 1, size + 1, 64 * 1024), settings(window, pipeline));
         try (Intruder intruder = new Intruder(fabric, intruderNode, size + 1)) {
             GmComm comm = new GmComm("test communicator", 0, size, CONTEXT, nodes, jobRanks);
             engine.learn(comm);
@@ -326,7 +288,7 @@ class GmWireHeaderFuzzTest {
                                                  @ForAll long seed) throws Exception {
         Random random = new Random(seed);
         Path fabric = fabric();
-        GmEngine engine = new GmEngine(new TestNic(fabric, 1, 3), settings(4, false));
+        GmEngine engine = new GmEngine(new TestNic(fabric, 1, 3, 64 * 1024), settings(4, false));
         engine.earlyLimit = limit;
         try (Intruder intruder = new Intruder(fabric, 3, 3)) {
             engine.learn(new GmComm("test communicator", 0, 2, CONTEXT, new int[] {1, 2}, new int[] {0, 1}));
@@ -391,7 +353,7 @@ class GmWireHeaderFuzzTest {
             for (int r = 0; r < ranks; r++) {
                 nodes[r] = r + 1;
                 jobRanks[r] = r;
-                engines.add(new GmEngine(new TestNic(fabric, r + 1, ranks + 1), settings));
+                engines.add(new GmEngine(new TestNic(fabric, r + 1, ranks + 1, 64 * 1024), settings));
                 engines.get(r).earlyLimit = 1 << 20;
             }
             SelectionMap map = SelectionMap.load(null);
