@@ -21,7 +21,6 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.Tuple;
 import org.jmca.btl.base.SharedRing;
 import org.jmca.btl.verbs.Ibv.QpState;
-import org.jmca.btl.verbs.Ibv.QpType;
 import org.jmca.btl.verbs.Ibv.WcStatus;
 import org.jmca.mca.McaException;
 
@@ -42,8 +41,6 @@ class SoftVerbsFuzzTest {
     private static final int FORGER = 3;
     private static final int RING = 1 << 16;
     /** The victim's queue pairs are made first on a fresh device, so their numbers are known. */
-    private static final int RC_QPN = 1;
-    private static final int UD_QPN = 2;
     private static final int UD_RECEIVES = 16;
     private static final int UD_RECEIVE_BYTES = 128;
     private static final long TIMEOUT_NANOS = 5_000_000_000L;
@@ -72,12 +69,12 @@ class SoftVerbsFuzzTest {
         Arbitrary<Integer> any = Arbitraries.integers();
         Arbitrary<Integer> payload = Arbitraries.integers().between(0, 200);
         Arbitrary<Byte> types = Arbitraries.bytes().between(SoftVerbs.RC_SEND, SoftVerbs.UD_SEND_IMM);
-        Arbitrary<Integer> qpns = Arbitraries.oneOf(Arbitraries.of(RC_QPN, UD_QPN), any);
+        Arbitrary<Integer> qpns = Arbitraries.oneOf(Arbitraries.of(FuzzedPorts.RC_QPN, FuzzedPorts.UD_QPN), any);
         return Arbitraries.frequencyOf(
                 // Datagrams to the UD queue pair with its Q_Key: a third port may send them (some too long).
                 Tuple.of(3, Combinators.combine(Arbitraries.of(SoftVerbs.UD_SEND, SoftVerbs.UD_SEND_IMM), any, any,
                         payload).as((tag, source, imm, n) ->
-                        Forged.packet(tag, UD_QPN, source, VerbsContract.QKEY, imm, n))),
+                        Forged.packet(tag, FuzzedPorts.UD_QPN, source, VerbsContract.QKEY, imm, n))),
                 // A packet of any type with its fields anything: another LID than the QP's peer, another
                 // Q_Key, a QP that is not there or of the other transport.
                 Tuple.of(3, Combinators.combine(types, qpns, any, any, any, payload).as(Forged::packet)),
@@ -105,7 +102,7 @@ class SoftVerbsFuzzTest {
             long header0 = b.getLong(0);
             long header1 = b.getLong(8);
             boolean datagram = f.tag() == SoftVerbs.UD_SEND || f.tag() == SoftVerbs.UD_SEND_IMM;
-            if (!datagram || (int) header0 != UD_QPN || (int) header1 != VerbsContract.QKEY) {
+            if (!datagram || (int) header0 != FuzzedPorts.UD_QPN || (int) header1 != VerbsContract.QKEY) {
                 return new Expected(false, null, null); // not for any queue pair that takes it from this LID
             }
             int length = r.length - 16;
@@ -113,7 +110,7 @@ class SoftVerbsFuzzTest {
             boolean withImm = f.tag() == SoftVerbs.UD_SEND_IMM;
             // (The device reports the immediate word whatever the type, and a refused datagram's own length.)
             return new Expected(false, new WorkCompletion(0, fits ? WcStatus.SUCCESS : WcStatus.LOC_LEN_ERR,
-                    Ibv.WcOpcode.RECV, UD_QPN, fits ? Ibv.GRH_BYTES + length : length, withImm,
+                    Ibv.WcOpcode.RECV, FuzzedPorts.UD_QPN, fits ? Ibv.GRH_BYTES + length : length, withImm,
                     (int) (header1 >>> 32), (int) (header0 >>> 32), FORGER, true), Arrays.copyOfRange(r, 16, r.length));
         }
     }
@@ -125,29 +122,16 @@ class SoftVerbsFuzzTest {
         try (Arena arena = Arena.ofShared();
              SoftVerbs victim = SoftVerbs.open(fabric, VICTIM, FORGER, RING, SoftFaults.NONE);
              SoftVerbs peer = SoftVerbs.open(fabric, PEER, FORGER, RING, SoftFaults.NONE)) {
-            Verbs.ProtectionDomain pdV = victim.allocPd();
-            Verbs.ProtectionDomain pdP = peer.allocPd();
-            Verbs.CompletionQueue cqV = victim.createCq(64);
-            Verbs.CompletionQueue udCq = victim.createCq(64);
-            Verbs.CompletionQueue cqP = peer.createCq(64);
-            Verbs.QueuePair rcV = pdV.createQp(QpType.RC, cqV, cqV, 16, 16);
-            Verbs.QueuePair udV = pdV.createQp(QpType.UD, udCq, udCq, 16, UD_RECEIVES);
-            Verbs.QueuePair rcP = pdP.createQp(QpType.RC, cqP, cqP, 16, 16);
-            assertThat(List.of(rcV.qpNum(), udV.qpNum())).containsExactly(RC_QPN, UD_QPN);
-            for (Verbs.QueuePair qp : List.of(rcV, rcP)) {
-                QpAttributes init = new QpAttributes().state(QpState.INIT).pkeyIndex(0).port(1)
-                        .accessFlags(Ibv.ACCESS_LOCAL_WRITE);
-                qp.modify(init, init.mask());
-            }
-            VerbsContract.toRts(rcV, PEER, rcP.qpNum(), 100, 200, 7, 7, 14);
-            VerbsContract.toRts(rcP, VICTIM, rcV.qpNum(), 200, 100, 7, 7, 14);
-            VerbsContract.toUdRts(udV);
-            MemoryRegion udBuffers = pdV.register(arena.allocate((long) UD_RECEIVES * UD_RECEIVE_BYTES, 64),
-                    Ibv.ACCESS_LOCAL_WRITE);
-            for (int i = 0; i < UD_RECEIVES; i++) {
-                udV.postRecv(new RecvRequest(i, List.of(udBuffers.sge(udBuffers.address() + (long) i * UD_RECEIVE_BYTES,
-                        UD_RECEIVE_BYTES))));
-            }
+            FuzzedPorts ports = FuzzedPorts.connect(victim, VICTIM, peer, PEER, arena, UD_RECEIVES, UD_RECEIVE_BYTES,
+                    qp -> { });
+            Verbs.ProtectionDomain pdV = ports.pdV();
+            Verbs.ProtectionDomain pdP = ports.pdP();
+            Verbs.CompletionQueue cqV = ports.cqV();
+            Verbs.CompletionQueue udCq = ports.udCq();
+            Verbs.CompletionQueue cqP = ports.cqP();
+            Verbs.QueuePair rcV = ports.rcV();
+            Verbs.QueuePair rcP = ports.rcP();
+            MemoryRegion udBuffers = ports.udBuffers();
             MemoryRegion bufV = pdV.register(arena.allocate(128, 64), Ibv.ACCESS_LOCAL_WRITE);
             MemoryRegion bufP = pdP.register(arena.allocate(128, 64), Ibv.ACCESS_LOCAL_WRITE);
 
@@ -159,8 +143,8 @@ class SoftVerbsFuzzTest {
             List<Expected> expected = packets.stream().map(Expected::of).toList();
 
             // Then the connection beside it, both ways: 8 bytes each.
-            bytes(bufV).set(ValueLayout.JAVA_LONG, 64, 0x1111_2222L);
-            bytes(bufP).set(ValueLayout.JAVA_LONG, 64, 0x3333_4444L);
+            FuzzedPorts.bytes(bufV).set(ValueLayout.JAVA_LONG, 64, 0x1111_2222L);
+            FuzzedPorts.bytes(bufP).set(ValueLayout.JAVA_LONG, 64, 0x3333_4444L);
             rcV.postRecv(new RecvRequest(7, List.of(bufV.sge(bufV.address(), 64))));
             rcP.postRecv(new RecvRequest(8, List.of(bufP.sge(bufP.address(), 64))));
             rcV.postSend(SendRequest.send(9, List.of(bufV.sge(bufV.address() + 64, 8))));
@@ -173,15 +157,15 @@ class SoftVerbsFuzzTest {
             long wantedDatagrams = expected.stream().filter(e -> e.datagram() != null).count();
             long deadline = System.nanoTime() + TIMEOUT_NANOS;
             while (onVictim.size() < 2 || onPeer.size() < 2 || datagrams.size() < wantedDatagrams) {
-                pollInto(cqV, onVictim, errors);
-                pollInto(udCq, datagrams, errors);
-                pollInto(cqP, onPeer, errors);
+                FuzzedPorts.pollInto(cqV, onVictim, errors);
+                FuzzedPorts.pollInto(udCq, datagrams, errors);
+                FuzzedPorts.pollInto(cqP, onPeer, errors);
                 assertThat(System.nanoTime()).as("after 5 s: victim %s, peer %s, datagrams %s, errors %s", onVictim,
                         onPeer, datagrams, errors).isLessThan(deadline);
             }
             for (int i = 0; i < 10; i++) { // nothing more comes, and nothing is reported twice
-                pollInto(cqV, onVictim, errors);
-                pollInto(udCq, datagrams, errors);
+                FuzzedPorts.pollInto(cqV, onVictim, errors);
+                FuzzedPorts.pollInto(udCq, datagrams, errors);
             }
 
             assertThat(errors).as("one error per malformed packet")
@@ -192,8 +176,8 @@ class SoftVerbsFuzzTest {
             assertThat(onPeer).extracting(WorkCompletion::wrId).containsExactlyInAnyOrder(8L, 10L);
             assertThat(onVictim).allMatch(WorkCompletion::ok);
             assertThat(onPeer).allMatch(WorkCompletion::ok);
-            assertThat(bytes(bufV).get(ValueLayout.JAVA_LONG, 0)).isEqualTo(0x3333_4444L);
-            assertThat(bytes(bufP).get(ValueLayout.JAVA_LONG, 0)).isEqualTo(0x1111_2222L);
+            assertThat(FuzzedPorts.bytes(bufV).get(ValueLayout.JAVA_LONG, 0)).isEqualTo(0x3333_4444L);
+            assertThat(FuzzedPorts.bytes(bufP).get(ValueLayout.JAVA_LONG, 0)).isEqualTo(0x1111_2222L);
 
             List<Expected> delivered = expected.stream().filter(e -> e.datagram() != null).toList();
             assertThat(datagrams).hasSameSizeAs(delivered);
@@ -205,7 +189,7 @@ class SoftVerbsFuzzTest {
                         want.datagram().withImm(), want.datagram().immData(), want.datagram().srcQp(),
                         want.datagram().slid(), true));
                 if (got.ok()) {
-                    byte[] placed = bytes(udBuffers).asSlice((long) i * UD_RECEIVE_BYTES + Ibv.GRH_BYTES,
+                    byte[] placed = FuzzedPorts.bytes(udBuffers).asSlice((long) i * UD_RECEIVE_BYTES + Ibv.GRH_BYTES,
                             want.payload().length).toArray(ValueLayout.JAVA_BYTE);
                     assertThat(placed).as("datagram %d's bytes", i).isEqualTo(want.payload());
                 }
@@ -220,17 +204,4 @@ class SoftVerbsFuzzTest {
     }
 
     /** Polls once: completions into {@code into}; a device error's message into {@code errors}, any other throwable out. */
-    private static void pollInto(Verbs.CompletionQueue cq, List<WorkCompletion> into, List<String> errors) {
-        WorkCompletion[] batch = new WorkCompletion[16];
-        try {
-            int n = cq.poll(batch, batch.length);
-            into.addAll(Arrays.asList(batch).subList(0, n));
-        } catch (McaException e) {
-            errors.add(e.getMessage());
-        }
-    }
-
-    private static MemorySegment bytes(MemoryRegion mr) {
-        return MemorySegment.ofAddress(mr.address()).reinterpret(mr.length());
-    }
 }

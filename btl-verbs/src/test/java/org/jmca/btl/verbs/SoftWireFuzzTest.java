@@ -6,7 +6,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -26,10 +25,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.Tuple;
 import org.jmca.btl.base.Sockets;
-import org.jmca.btl.verbs.Ibv.QpState;
-import org.jmca.btl.verbs.Ibv.QpType;
 import org.jmca.btl.verbs.Ibv.WcStatus;
-import org.jmca.mca.McaException;
 
 /**
  * Fuzzes the software device's socket wire ({@link SoftWire}): a raw client that introduces
@@ -53,8 +49,6 @@ class SoftWireFuzzTest {
     private static final int RING = 1 << 16;
     /** The agent's frame buffer: what a frame other than a WRITE may carry. */
     private static final int FRAME = RING / 4 + 64;
-    private static final int RC_QPN = 1;
-    private static final int UD_QPN = 2;
     private static final int MLID = 0xC00F;
     private static final int UD_RECEIVES = 24;
     private static final int UD_RECEIVE_BYTES = 128;
@@ -126,10 +120,10 @@ class SoftWireFuzzTest {
                 // A datagram for the UD queue pair, with its Q_Key: forwarded and placed.
                 Tuple.of(3, Combinators.combine(Arbitraries.of(SoftVerbs.UD_SEND, SoftVerbs.UD_SEND_IMM), anyInt, anyInt,
                         small).as((tag, source, imm, bytes) -> new Frame(null, tag,
-                        UD_QPN & 0xFFFFFFFFL | (long) source << 32, VerbsContract.QKEY & 0xFFFFFFFFL | (long) imm << 32,
+                        FuzzedPorts.UD_QPN & 0xFFFFFFFFL | (long) source << 32, VerbsContract.QKEY & 0xFFFFFFFFL | (long) imm << 32,
                         false, false, bytes))),
                 // A packet with its fields anything (QPs that are not there, Q_Keys, PSNs): forwarded, ignored.
-                Tuple.of(2, Combinators.combine(forwarded, Arbitraries.oneOf(Arbitraries.of((long) RC_QPN, (long) UD_QPN),
+                Tuple.of(2, Combinators.combine(forwarded, Arbitraries.oneOf(Arbitraries.of((long) FuzzedPorts.RC_QPN, (long) FuzzedPorts.UD_QPN),
                         any), any, small).as((tag, h0, h1, bytes) -> new Frame(null, tag, h0, h1, false, false, bytes))),
                 // Multicast, to the group the UD queue pair is in or another.
                 Tuple.of(1, Combinators.combine(Arbitraries.of(SoftWire.MCAST, SoftWire.MCAST_IMM),
@@ -257,7 +251,7 @@ class SoftWireFuzzTest {
                     case SoftWire.MCAST, SoftWire.MCAST_IMM -> {
                         if ((int) (header0 >>> 32) == MLID) {
                             packet(tag == SoftWire.MCAST_IMM ? SoftVerbs.UD_SEND_IMM : SoftVerbs.UD_SEND,
-                                    UD_QPN & 0xFFFFFFFFL | (long) (int) header0 << 32, header1, bytes);
+                                    FuzzedPorts.UD_QPN & 0xFFFFFFFFL | (long) (int) header0 << 32, header1, bytes);
                         }
                     }
                     default -> packet(tag, header0, header1, bytes);
@@ -288,11 +282,11 @@ class SoftWireFuzzTest {
 
         /** A packet into the port's ring: only a datagram with the Q_Key for the UD queue pair does anything. */
         private void packet(byte tag, long header0, long header1, byte[] payload) {
-            if ((tag == SoftVerbs.UD_SEND || tag == SoftVerbs.UD_SEND_IMM) && (int) header0 == UD_QPN
+            if ((tag == SoftVerbs.UD_SEND || tag == SoftVerbs.UD_SEND_IMM) && (int) header0 == FuzzedPorts.UD_QPN
                     && (int) header1 == VerbsContract.QKEY) {
                 boolean fits = Ibv.GRH_BYTES + payload.length <= UD_RECEIVE_BYTES;
                 datagrams.add(new Datagram(new WorkCompletion(datagrams.size(), fits ? WcStatus.SUCCESS
-                        : WcStatus.LOC_LEN_ERR, Ibv.WcOpcode.RECV, UD_QPN, fits ? Ibv.GRH_BYTES + payload.length
+                        : WcStatus.LOC_LEN_ERR, Ibv.WcOpcode.RECV, FuzzedPorts.UD_QPN, fits ? Ibv.GRH_BYTES + payload.length
                         : payload.length, tag == SoftVerbs.UD_SEND_IMM, (int) (header1 >>> 32), (int) (header0 >>> 32),
                         FORGER, true), payload));
             }
@@ -313,30 +307,16 @@ class SoftWireFuzzTest {
                      new SoftVerbs.Network("host", KEY, true))) {
             victim.learnPort(PEER, "host", peer.portAddress());
             peer.learnPort(VICTIM, "host", victim.portAddress());
-            Verbs.ProtectionDomain pdV = victim.allocPd();
-            Verbs.ProtectionDomain pdP = peer.allocPd();
-            Verbs.CompletionQueue cqV = victim.createCq(64);
-            Verbs.CompletionQueue udCq = victim.createCq(64);
-            Verbs.CompletionQueue cqP = peer.createCq(64);
-            Verbs.QueuePair rcV = pdV.createQp(QpType.RC, cqV, cqV, 16, 16);
-            Verbs.QueuePair udV = pdV.createQp(QpType.UD, udCq, udCq, 16, UD_RECEIVES);
-            Verbs.QueuePair rcP = pdP.createQp(QpType.RC, cqP, cqP, 16, 16);
-            assertThat(List.of(rcV.qpNum(), udV.qpNum())).containsExactly(RC_QPN, UD_QPN);
-            for (Verbs.QueuePair qp : List.of(rcV, rcP)) {
-                QpAttributes init = new QpAttributes().state(QpState.INIT).pkeyIndex(0).port(1)
-                        .accessFlags(Ibv.ACCESS_LOCAL_WRITE);
-                qp.modify(init, init.mask());
-            }
-            VerbsContract.toRts(rcV, PEER, rcP.qpNum(), 100, 200, 7, 7, 14);
-            VerbsContract.toRts(rcP, VICTIM, rcV.qpNum(), 200, 100, 7, 7, 14);
-            VerbsContract.toUdRts(udV);
-            udV.attachMulticast(MulticastGroup.of(MLID));
-            MemoryRegion udBuffers = pdV.register(arena.allocate((long) UD_RECEIVES * UD_RECEIVE_BYTES, 64),
-                    Ibv.ACCESS_LOCAL_WRITE);
-            for (int i = 0; i < UD_RECEIVES; i++) {
-                udV.postRecv(new RecvRequest(i, List.of(udBuffers.sge(udBuffers.address() + (long) i * UD_RECEIVE_BYTES,
-                        UD_RECEIVE_BYTES))));
-            }
+            FuzzedPorts ports = FuzzedPorts.connect(victim, VICTIM, peer, PEER, arena, UD_RECEIVES, UD_RECEIVE_BYTES,
+                    ud -> ud.attachMulticast(MulticastGroup.of(MLID)));
+            Verbs.ProtectionDomain pdV = ports.pdV();
+            Verbs.ProtectionDomain pdP = ports.pdP();
+            Verbs.CompletionQueue cqV = ports.cqV();
+            Verbs.CompletionQueue udCq = ports.udCq();
+            Verbs.CompletionQueue cqP = ports.cqP();
+            Verbs.QueuePair rcV = ports.rcV();
+            Verbs.QueuePair rcP = ports.rcP();
+            MemoryRegion udBuffers = ports.udBuffers();
             MemoryRegion exposed = pdV.register(arena.allocate(EXPOSED, 64), Ibv.ACCESS_LOCAL_WRITE
                     | Ibv.ACCESS_REMOTE_WRITE | Ibv.ACCESS_REMOTE_READ | Ibv.ACCESS_REMOTE_ATOMIC);
             MemoryRegion bufV = pdV.register(arena.allocate(128, 64), Ibv.ACCESS_LOCAL_WRITE);
@@ -358,11 +338,11 @@ class SoftWireFuzzTest {
             List<String> errors = new ArrayList<>();
             long deadline = System.nanoTime() + TIMEOUT_NANOS;
             while (datagrams.size() < model.datagrams.size()) {
-                pollInto(udCq, datagrams, errors);
+                FuzzedPorts.pollInto(udCq, datagrams, errors);
                 assertThat(System.nanoTime()).as("datagrams after 5 s: %s", datagrams).isLessThan(deadline);
             }
             for (int i = 0; i < 5; i++) {
-                pollInto(udCq, datagrams, errors);
+                FuzzedPorts.pollInto(udCq, datagrams, errors);
             }
             assertThat(errors).as("the port refuses nothing the agent forwarded").isEmpty();
             assertThat(datagrams).extracting(WorkCompletion::toString)
@@ -370,11 +350,11 @@ class SoftWireFuzzTest {
             for (int i = 0; i < datagrams.size(); i++) {
                 if (datagrams.get(i).ok()) {
                     byte[] payload = model.datagrams.get(i).payload();
-                    assertThat(bytes(udBuffers).asSlice((long) i * UD_RECEIVE_BYTES + Ibv.GRH_BYTES, payload.length)
+                    assertThat(FuzzedPorts.bytes(udBuffers).asSlice((long) i * UD_RECEIVE_BYTES + Ibv.GRH_BYTES, payload.length)
                             .toArray(ValueLayout.JAVA_BYTE)).as("datagram %d's bytes", i).isEqualTo(payload);
                 }
             }
-            assertThat(bytes(exposed).toArray(ValueLayout.JAVA_BYTE)).as("the exposed region").isEqualTo(model.region);
+            assertThat(FuzzedPorts.bytes(exposed).toArray(ValueLayout.JAVA_BYTE)).as("the exposed region").isEqualTo(model.region);
             byte[] expectedAnswers = model.answers.toByteArray();
             if (model.refusal == null) {
                 assertThat(answers).as("the answers").isEqualTo(expectedAnswers);
@@ -393,22 +373,22 @@ class SoftWireFuzzTest {
             // The forger's ring goes on: a new connection of LID 3 gets a datagram through.
             int marker = datagrams.size();
             ByteBuffer one = ByteBuffer.allocate(64);
-            new Frame(null, SoftVerbs.UD_SEND, UD_QPN, VerbsContract.QKEY, false, false, longs(0x5EED)).writeTo(one, 0, 0);
+            new Frame(null, SoftVerbs.UD_SEND, FuzzedPorts.UD_QPN, VerbsContract.QKEY, false, false, longs(0x5EED)).writeTo(one, 0, 0);
             one.flip();
             try (SocketChannel again = Sockets.connect(Sockets.candidates(published), 5000, MAGIC, FORGER, KEY)) {
                 assertThat(exchange(again, one)).isEmpty();
             }
             while (datagrams.size() <= marker) {
-                pollInto(udCq, datagrams, errors);
+                FuzzedPorts.pollInto(udCq, datagrams, errors);
                 assertThat(System.nanoTime()).as("the datagram after the fuzzed connection").isLessThan(deadline);
             }
             assertThat(errors).isEmpty();
-            assertThat(bytes(udBuffers).get(ValueLayout.JAVA_LONG, (long) marker * UD_RECEIVE_BYTES + Ibv.GRH_BYTES))
+            assertThat(FuzzedPorts.bytes(udBuffers).get(ValueLayout.JAVA_LONG, (long) marker * UD_RECEIVE_BYTES + Ibv.GRH_BYTES))
                     .isEqualTo(0x5EED);
 
             // And the other port's connection, over its own socket, both ways.
-            bytes(bufV).set(ValueLayout.JAVA_LONG, 64, 0x1111_2222L);
-            bytes(bufP).set(ValueLayout.JAVA_LONG, 64, 0x3333_4444L);
+            FuzzedPorts.bytes(bufV).set(ValueLayout.JAVA_LONG, 64, 0x1111_2222L);
+            FuzzedPorts.bytes(bufP).set(ValueLayout.JAVA_LONG, 64, 0x3333_4444L);
             rcV.postRecv(new RecvRequest(7, List.of(bufV.sge(bufV.address(), 64))));
             rcP.postRecv(new RecvRequest(8, List.of(bufP.sge(bufP.address(), 64))));
             rcV.postSend(SendRequest.send(9, List.of(bufV.sge(bufV.address() + 64, 8))));
@@ -416,16 +396,16 @@ class SoftWireFuzzTest {
             List<WorkCompletion> onVictim = new ArrayList<>();
             List<WorkCompletion> onPeer = new ArrayList<>();
             while (onVictim.size() < 2 || onPeer.size() < 2) {
-                pollInto(cqV, onVictim, errors);
-                pollInto(cqP, onPeer, errors);
+                FuzzedPorts.pollInto(cqV, onVictim, errors);
+                FuzzedPorts.pollInto(cqP, onPeer, errors);
                 assertThat(System.nanoTime()).as("RC traffic: victim %s, peer %s", onVictim, onPeer)
                         .isLessThan(deadline);
             }
             assertThat(errors).isEmpty();
             assertThat(onVictim).allMatch(WorkCompletion::ok);
             assertThat(onPeer).allMatch(WorkCompletion::ok);
-            assertThat(bytes(bufV).get(ValueLayout.JAVA_LONG, 0)).isEqualTo(0x3333_4444L);
-            assertThat(bytes(bufP).get(ValueLayout.JAVA_LONG, 0)).isEqualTo(0x1111_2222L);
+            assertThat(FuzzedPorts.bytes(bufV).get(ValueLayout.JAVA_LONG, 0)).isEqualTo(0x3333_4444L);
+            assertThat(FuzzedPorts.bytes(bufP).get(ValueLayout.JAVA_LONG, 0)).isEqualTo(0x1111_2222L);
         } finally {
             System.setErr(stderr);
             try (var files = Files.list(fabric)) {
@@ -467,19 +447,5 @@ class SoftWireFuzzTest {
         reader.join();
         assertThat(closed).as("the agent closed the connection within 5 s").isTrue();
         return got.toByteArray();
-    }
-
-    private static void pollInto(Verbs.CompletionQueue cq, List<WorkCompletion> into, List<String> errors) {
-        WorkCompletion[] batch = new WorkCompletion[16];
-        try {
-            int n = cq.poll(batch, batch.length);
-            into.addAll(Arrays.asList(batch).subList(0, n));
-        } catch (McaException e) {
-            errors.add(e.getMessage());
-        }
-    }
-
-    private static MemorySegment bytes(MemoryRegion mr) {
-        return MemorySegment.ofAddress(mr.address()).reinterpret(mr.length());
     }
 }
