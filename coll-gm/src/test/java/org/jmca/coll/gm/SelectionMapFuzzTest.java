@@ -8,15 +8,12 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
-import org.jmca.mca.fuzz.TextMutations;
 import net.jqwik.api.Combinators;
 import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
@@ -29,6 +26,8 @@ import org.jmca.config.UserHocon;
 import org.jmca.mca.McaException;
 import org.jmca.mca.coll.CollFunction;
 import org.jmca.mca.contract.TestCommunicator;
+import org.jmca.mca.fuzz.FuzzFiles;
+import org.jmca.mca.fuzz.TextMutations;
 
 /**
  * coll/gm selection maps as a user may get them wrong: the shipped map and generated ones with
@@ -48,11 +47,7 @@ class SelectionMapFuzzTest {
 
     @AfterContainer
     static void deleteDirectory() throws IOException {
-        try (Stream<Path> files = Files.walk(dir)) {
-            for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(file);
-            }
-        }
+        FuzzFiles.deleteTree(dir);
     }
 
     @Property(tries = 80)

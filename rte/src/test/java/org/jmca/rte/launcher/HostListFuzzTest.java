@@ -8,17 +8,14 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
-import org.jmca.mca.fuzz.TextMutations;
 import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -26,6 +23,8 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
+import org.jmca.mca.fuzz.FuzzFiles;
+import org.jmca.mca.fuzz.TextMutations;
 
 /**
  * {@code --host} values and hostfiles as a user may get them wrong: valid ones with one token
@@ -44,11 +43,7 @@ class HostListFuzzTest {
 
     @AfterContainer
     static void deleteDirectory() throws IOException {
-        try (Stream<Path> files = Files.walk(dir)) {
-            for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(file);
-            }
-        }
+        FuzzFiles.deleteTree(dir);
     }
 
     // ---- --host ----------------------------------------------------------------------------------

@@ -6,11 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -22,6 +20,7 @@ import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
 import org.jmca.config.UserHocon;
+import org.jmca.mca.fuzz.FuzzFiles;
 
 /**
  * HOCON/JSON rules tables as a user may get them wrong: the shipped and generated tables with one
@@ -40,11 +39,7 @@ class HoconRulesFileFuzzTest {
 
     @AfterContainer
     static void deleteDirectory() throws IOException {
-        try (Stream<Path> files = Files.walk(dir)) {
-            for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(file);
-            }
-        }
+        FuzzFiles.deleteTree(dir);
     }
 
     @Property(tries = 100)
