@@ -68,7 +68,7 @@ class EmulatedGmPortFuzzTest {
                 firstBroken++;
             }
             List<byte[]> expected = packets.subList(0, firstBroken).stream().filter(GmPackets.Packet::isMessage)
-                    .map(GmPackets.Packet::payload).toList();
+                    .map(GmPackets.Packet::delivered).toList();
 
             List<byte[]> placed = new ArrayList<>();
             McaException failure = null;

@@ -27,6 +27,11 @@ final class GmPackets {
             return broken == null && kind == EmulatedGmPort.MESSAGE;
         }
 
+        /** What a message puts in the receive buffer: the length its word says (at most its payload). */
+        byte[] delivered() {
+            return java.util.Arrays.copyOf(payload, (int) (word & 0xFFFF_FFFFL));
+        }
+
         @Override
         public String toString() {
             return (broken == null ? "valid" : broken) + " kind " + kind + " word 0x" + Long.toHexString(word) + " with "

@@ -116,7 +116,7 @@ class GmWireFuzzTest {
                 firstBroken++;
             }
             List<byte[]> expected = node != 1 ? List.of() : frames.subList(0, firstBroken).stream()
-                    .filter(f -> f.port() == PORT && f.packet().isMessage()).map(f -> f.packet().payload()).toList();
+                    .filter(f -> f.port() == PORT && f.packet().isMessage()).map(f -> f.packet().delivered()).toList();
             List<byte[]> placed = new ArrayList<>();
             for (int turn = 0; turn < 3 * frames.size() + 3; turn++) {
                 if (port.receive() instanceof GmEvent.Received received) {
