@@ -183,11 +183,13 @@ class GmWireHeaderFuzzTest {
             engine.learn(comm);
             boolean rendezvous = intruderIsRankOne;
             int sent = 0;
+            int broadcastBytes = 100 + random.nextInt(3000);
+            int segmentBytes = pick(random, 0, 512);
             synchronized (engine) {
                 CallChannel channel = engine.open(comm, TAG);
                 if (bad == Bad.SEGMENT_THE_BROADCAST_HAS_NOT) { // a broadcast from rank 1 takes its eager segments
-                    assertThat(new TreeBcast(channel, MemorySegment.ofArray(new byte[100 + random.nextInt(3000)]),
-                            Tree.kary(0, 1, size, size), pick(random, 0, 512)).test()).isFalse();
+                    assertThat(new TreeBcast(channel, MemorySegment.ofArray(new byte[broadcastBytes]),
+                            Tree.kary(0, 1, size, size), segmentBytes).test()).isFalse();
                 } else if (posted) {
                     channel.irecv(MemorySegment.ofArray(new byte[64]), 1, 0);
                 }
@@ -223,7 +225,16 @@ class GmWireHeaderFuzzTest {
                     a = kind == Wire.EAGER ? payload : 10_000;
                 }
                 case TWICE -> { } // the valid message, sent twice
-                case SEGMENT_THE_BROADCAST_HAS_NOT -> seq = random.nextInt(window); // no segment is under 64 bytes
+                case SEGMENT_THE_BROADCAST_HAS_NOT -> {
+                    seq = random.nextInt(window);
+                    long offset = (long) seq * segmentBytes;
+                    long segment = segmentBytes == 0 ? (seq == 0 ? broadcastBytes : -1)
+                            : offset < broadcastBytes ? Math.min(segmentBytes, broadcastBytes - offset) : -1;
+                    if (segment == payload) { // the last segment may be as short as this payload: then it is right
+                        payload++;
+                        a = payload;
+                    }
+                }
                 case CTS_OF_NO_TRANSFER -> {
                     kind = Wire.CTS;
                     seq = rendezvous ? 1 + random.nextInt(100) : random.nextInt(100);
