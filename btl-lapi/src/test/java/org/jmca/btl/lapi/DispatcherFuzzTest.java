@@ -79,8 +79,10 @@ class DispatcherFuzzTest {
     @Property(tries = 40)
     void aMalformedPacketFailsTheTaskNamingItsSenderAndThePutAfterItStillLands(
             @ForAll("packets") List<Forged> packets) {
-        try (LapiTasks job = LapiTasks.connected(2, LapiTasks.settings(LapiMode.POLLING));
-             Arena arena = Arena.ofConfined()) {
+        // Shared: the exposed memory is written by whichever thread dispatches the put, task 1's
+        // tick thread included (it runs in every mode); and freed only after the tasks closed.
+        try (Arena arena = Arena.ofShared();
+             LapiTasks job = LapiTasks.connected(2, LapiTasks.settings(LapiMode.POLLING))) {
             LapiTask target = job.get(1);
             MemorySegment exposed = arena.allocate(4096, 64);
             target.expose(exposed);
