@@ -149,13 +149,49 @@ public final class Overlap {
                 comm.send(token, 0, MPI.BYTE, 0, READY);
                 work.run(receiverUnits);
             }
+            long waited = Iteration.nanosIfRecorded();
             request.waitFor();
             double stop = MPI.wtime();
             if (i >= warmup) {
                 times[i - warmup] = stop - start;
+                Iteration.record(n, !sender, sender ? senderUnits > 0 : receiverUnits > 0, start, waited);
             }
         }
         return Stats.median(times);
+    }
+
+    /**
+     * A timed iteration as a JDK Flight Recorder event, for {@code bench.AsyncTrace} to line up with
+     * the runtime's rendezvous events ({@code org.jmca.mca.trace}); recorded only under a recording.
+     */
+    @jdk.jfr.Name("bench.OverlapIteration")
+    @jdk.jfr.Label("Overlap iteration")
+    @jdk.jfr.StackTrace(false)
+    static final class Iteration extends jdk.jfr.Event {
+        @jdk.jfr.Label("Bytes") int bytes;
+        @jdk.jfr.Label("Receiver") boolean receiver;
+        @jdk.jfr.Label("Worked between post and wait") boolean worked;
+        @jdk.jfr.Description("System.nanoTime() at the post") long postNanos;
+        @jdk.jfr.Description("System.nanoTime() when the wait began") long waitNanos;
+        @jdk.jfr.Description("System.nanoTime() when the wait returned") long doneNanos;
+
+        static long nanosIfRecorded() {
+            return new Iteration().isEnabled() ? System.nanoTime() : 0;
+        }
+
+        /** {@code postSeconds} is MPI.wtime() at the post, which is System.nanoTime() in seconds. */
+        static void record(int bytes, boolean receiver, boolean worked, double postSeconds, long waitNanos) {
+            Iteration event = new Iteration();
+            if (event.isEnabled()) {
+                event.doneNanos = System.nanoTime();
+                event.bytes = bytes;
+                event.receiver = receiver;
+                event.worked = worked;
+                event.postNanos = Math.round(postSeconds * 1e9);
+                event.waitNanos = waitNanos;
+                event.commit();
+            }
+        }
     }
 
     /** A work loop the JIT cannot remove: a dependent chain of multiplications, kept in a volatile. */

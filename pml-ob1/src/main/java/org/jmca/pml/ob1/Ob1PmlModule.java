@@ -22,6 +22,8 @@ import org.jmca.mca.pml.PmlRequest;
 import org.jmca.mca.pml.PmlStatus;
 import org.jmca.mca.pml.SendMode;
 import org.jmca.mca.progress.ProgressEngine;
+import org.jmca.mca.trace.RendezvousAnnounced;
+import org.jmca.mca.trace.RendezvousRead;
 
 /**
  * ob1's point-to-point module.
@@ -218,8 +220,18 @@ final class Ob1PmlModule implements PmlModule {
         }
         request.sent = first;
         awaitingAck.put(id, request);
-        if (route.btl().notifyPeer(route.endpoint())) {
+        RendezvousAnnounced event = new RendezvousAnnounced();
+        long announced = event.isEnabled() ? System.nanoTime() : 0; // before the ring, which may preempt us
+        boolean rang = route.btl().notifyPeer(route.endpoint());
+        if (rang) {
             notificationsSent++;
+        }
+        if (event.isEnabled()) {
+            event.nanos = announced;
+            event.peer = request.dest;
+            event.bytes = request.data.byteSize();
+            event.rang = rang;
+            event.commit();
         }
         return true;
     }
@@ -461,6 +473,8 @@ final class Ob1PmlModule implements PmlModule {
         Route route = routes[source];
         if (address != 0 && route.reaches(request.buffer)) {
             boolean onHelper = progress.onHelperThread();
+            RendezvousRead event = new RendezvousRead();
+            long start = event.isEnabled() ? System.nanoTime() : 0;
             if ((onHelper ? route.canGet() : route.btl().canGet(request.wanted))
                     && route.btl().get(route.endpoint(), address, key, request.buffer.asSlice(0, request.wanted))) {
                 request.received = request.wanted;
@@ -469,6 +483,14 @@ final class Ob1PmlModule implements PmlModule {
                 rgets++;
                 if (onHelper) {
                     asyncRendezvous++;
+                }
+                if (event.isEnabled()) {
+                    event.endNanos = System.nanoTime();
+                    event.startNanos = start;
+                    event.peer = source;
+                    event.bytes = request.wanted;
+                    event.onHelper = onHelper;
+                    event.commit();
                 }
                 return;
             }
