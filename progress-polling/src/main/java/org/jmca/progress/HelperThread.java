@@ -13,11 +13,13 @@ final class HelperThread {
      * Where the helper runs.
      *
      * @param nice     its niceness, -20..19; 0 keeps the process's
-     * @param cpu      the CPU it is bound to; -1 keeps the process's affinity
+     * @param cpus     the CPUs it may run on; none keeps the affinity of the thread that starts it
      * @param realtime run under SCHED_FIFO (priority 1), so that a wake-up preempts any ordinary thread
+     * @param pollNanos how long the helper polls its doorbell after serving a ring before it sleeps
+     *                  in the kernel; more than 0 only where it has a core of its own
      */
-    record Placement(int nice, int cpu, boolean realtime) {
-        static final Placement INHERITED = new Placement(0, -1, false);
+    record Placement(int nice, int[] cpus, boolean realtime, long pollNanos) {
+        static final Placement INHERITED = new Placement(0, new int[0], false, 0);
     }
 
     private HelperThread() {
@@ -29,7 +31,7 @@ final class HelperThread {
      */
     static Thread start(String name, Placement placement, Runnable body) {
         Thread thread = new Thread(() -> {
-            String failure = ThreadPlacement.place(placement.nice(), placement.cpu(), placement.realtime());
+            String failure = ThreadPlacement.place(placement.nice(), placement.cpus(), placement.realtime());
             if (failure != null) {
                 System.err.println("jmca: warning: the asynchronous progress thread " + failure);
             }

@@ -8,6 +8,7 @@ import org.jmca.mca.PerformanceVariable;
 import org.jmca.mca.btl.BtlDoorbell;
 import org.jmca.mca.progress.AsyncSources;
 import org.jmca.mca.progress.Ownership;
+import org.jmca.mca.trace.HelperServed;
 
 /**
  * The lock-free asynchronous rendezvous (after MVAPICH's, Kumar et al.): exactly one thread owns
@@ -110,29 +111,50 @@ final class LockFreeProgress implements AsyncProgress {
         }
     }
 
+    /**
+     * Waits for rings and serves them. A helper with a core of its own polls the bell for
+     * {@code pollNanos} after each ring before it sleeps in the kernel: waking a thread that sleeps
+     * on an idle core takes that core out of its idle state first, tens of microseconds that vary
+     * with the host, where a polled ring is seen within a microsecond.
+     */
     private void sleepAndServe(int seen) {
+        long lastServed = System.nanoTime();
         while (running) {
-            bell.await(seen, SLEEP_NANOS);
             int now = bell.rings();
-            if (now == seen || !running) {
-                continue;
+            boolean slept = false;
+            if (now == seen) {
+                if (System.nanoTime() - lastServed < placement.pollNanos()) {
+                    Thread.onSpinWait();
+                    continue;
+                }
+                bell.await(seen, SLEEP_NANOS);
+                slept = true;
+                now = bell.rings();
+                if (now == seen || !running) {
+                    continue;
+                }
             }
             // Rings up to now announced fragments already in the rings: the turns below see them.
             seen = now;
             notifications++;
-            serve();
+            serve(System.nanoTime(), slept);
+            lastServed = System.nanoTime();
         }
     }
 
     /** Takes ownership and progresses until a turn finds nothing; gives up if the application is inside. */
-    private void serve() {
+    private void serve(long woke, boolean slept) {
+        HelperServed event = new HelperServed();
         for (int attempt = 1; ; attempt++) {
             if (owner.tryAcquire(Ownership.HELPER)) {
                 handovers++;
+                long owned = event.isEnabled() ? System.nanoTime() : 0;
+                int turns = 0;
                 try {
                     while (turn.getAsInt() > 0 && !owner.wanted()) {
                         // until the rendezvous that rang, and whatever came with it, is done,
                         // or the application wants progress back (steady traffic must not starve it)
+                        turns++;
                     }
                 } catch (RuntimeException e) {
                     failure.record(e); // the application's next call reports it
@@ -140,9 +162,11 @@ final class LockFreeProgress implements AsyncProgress {
                 } finally {
                     owner.release();
                 }
+                record(event, woke, owned, slept, turns);
                 return;
             }
             if (!bell.armed()) {
+                record(event, woke, 0, slept, 0);
                 return; // the application is inside the library and progresses itself
             }
             // The application is leaving the library. Park rather than spin or yield: a helper
@@ -153,6 +177,17 @@ final class LockFreeProgress implements AsyncProgress {
             } else {
                 LockSupport.parkNanos(HELPER_BACKOFF_NANOS);
             }
+        }
+    }
+
+    private static void record(HelperServed event, long woke, long owned, boolean slept, int turns) {
+        if (event.isEnabled()) {
+            event.doneNanos = System.nanoTime();
+            event.wokeNanos = woke;
+            event.ownedNanos = owned;
+            event.slept = slept;
+            event.turns = turns;
+            event.commit();
         }
     }
 

@@ -1,6 +1,7 @@
 package org.jmca.progress;
 
 import java.util.Locale;
+import java.util.concurrent.TimeUnit;
 import org.jmca.mca.McaException;
 import org.jmca.mca.os.CpuList;
 import org.jmca.mca.param.Param;
@@ -42,6 +43,9 @@ public final class PollingProgressComponent implements ProgressComponent {
     private Param<Integer> asyncNice;
     private Param<String> asyncCpus;
     private Param<Boolean> asyncRealtime;
+    private Param<Long> asyncPoll;
+    /** The helper's polling after a ring where it has a CPU of its own: a second. */
+    private static final long AUTO_POLL_MICROS = 1_000_000;
 
     @Override
     public String name() {
@@ -105,12 +109,21 @@ public final class PollingProgressComponent implements ProgressComponent {
         asyncCpus = registrar.register(ParameterSpec.builder("async_cpus", ParamType.STRING, "")
                 .help("CPUs for the helper threads, as taskset writes them (\"1,0\" or \"4-7\"): the helper of"
                         + " the n-th process on a host is bound to the n-th CPU of the list (cycling). Empty: the"
-                        + " helper runs wherever the process may. Give it a core the application does not use.")
+                        + " spare CPUs, those after the first one per local process that --bind-to core gives the"
+                        + " ranks (the n-th helper on the n-th spare CPU, cycling); with none spare, any CPU of the"
+                        + " process.")
                 .level(5)
                 .build());
     }
 
     private void registerPlacementParameter(ParameterRegistrar registrar) {
+        asyncPoll = registrar.register(ParameterSpec.builder("async_poll_us", ParamType.LONG, -1L)
+                .help("How long, in microseconds, the helper thread polls its doorbell after serving a ring before"
+                        + " it sleeps in the kernel. -1 (auto): a second where the helper has a CPU of its own (no"
+                        + " rank and no other helper of the host placed there), else 0. Polling spares the wake-up of"
+                        + " a thread asleep on an idle core, tens of microseconds that vary with the host.")
+                .level(5)
+                .build());
         asyncRealtime = registrar.register(ParameterSpec.builder("async_realtime", ParamType.BOOL, false)
                 .help("Run the helper thread under SCHED_FIFO (needs CAP_SYS_NICE): a peer's ring then preempts"
                         + " whatever runs on the helper's CPU at once, instead of after the scheduler's delay.")
@@ -144,7 +157,13 @@ public final class PollingProgressComponent implements ProgressComponent {
         } catch (IllegalArgumentException e) {
             throw new McaException("" + asyncCpus + ": " + e.getMessage());
         }
-        int cpu = cpus.length == 0 ? -1 : cpus[environment.localRank() % cpus.length];
-        return new HelperThread.Placement(asyncNice.get(), cpu, asyncRealtime.get());
+        HelperCore core = HelperCore.choose(environment.cpus(), environment.localProcesses(), environment.localRank(),
+                cpus);
+        if (asyncPoll.get() < -1) {
+            throw asyncPoll.invalid("must be -1 (auto) or at least 0");
+        }
+        long pollMicros = asyncPoll.get() >= 0 ? asyncPoll.get() : core.alone() ? AUTO_POLL_MICROS : 0;
+        return new HelperThread.Placement(asyncNice.get(), core.cpus(), asyncRealtime.get(),
+                TimeUnit.MICROSECONDS.toNanos(pollMicros));
     }
 }

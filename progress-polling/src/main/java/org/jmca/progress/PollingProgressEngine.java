@@ -28,6 +28,7 @@ public final class PollingProgressEngine implements ProgressEngine {
     private final IdleStrategy idle;
     private final int lowPriorityInterval;
     private final AsyncProgress async;
+    private final HelperThread.Placement helper;
     private volatile ProgressCallback[] high = NONE;
     private volatile ProgressCallback[] low = NONE;
     /** Turns left before the low-priority callbacks run again (a countdown: no division per turn). */
@@ -55,6 +56,7 @@ public final class PollingProgressEngine implements ProgressEngine {
         this.idle = Objects.requireNonNull(idle, "idle");
         this.lowPriorityInterval = lowPriorityInterval;
         this.turnsToLow = lowPriorityInterval;
+        this.helper = helper;
         this.async = switch (asyncMode) {
             case OFF -> AsyncProgress.Off.INSTANCE;
             case LOCK -> new LockBasedProgress(this::progress, helper);
@@ -112,6 +114,11 @@ public final class PollingProgressEngine implements ProgressEngine {
     @Override
     public void exit() {
         async.exit();
+    }
+
+    /** Where the helper thread runs (for tests). */
+    HelperThread.Placement helperPlacement() {
+        return helper;
     }
 
     @Override

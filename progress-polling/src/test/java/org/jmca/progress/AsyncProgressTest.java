@@ -89,6 +89,41 @@ class AsyncProgressTest {
                 .isGreaterThanOrEqualTo(counter(progress, "progress_polling_async_handovers"));
     }
 
+    /**
+     * A helper with a core of its own polls the bell between rings instead of sleeping in the
+     * kernel; one without sleeps after each ring.
+     */
+    @Test
+    @Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void aHelperThatPollsServesRingsWithoutSleepingAndOneThatDoesNotSleepsBetweenThem() throws Exception {
+        for (long pollNanos : new long[] {Duration.ofSeconds(20).toNanos(), 0}) {
+            ExclusiveTurn turn = new ExclusiveTurn();
+            InMemoryDoorbell bell = new InMemoryDoorbell();
+            LockFreeProgress progress = new LockFreeProgress(turn::turn, new HelperThread.Placement(0, new int[0], false,
+                    pollNanos));
+            turn.owner = progress;
+            progress.start(new AsyncSources(bell, () -> true));
+            int rings = 50;
+            for (int i = 0; i < rings; i++) {
+                progress.enter();
+                progress.exit();
+                turn.pendingEvents.set(1);
+                assertThat(bell.ringIfArmed()).isTrue();
+                long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+                while (turn.pendingEvents.get() > 0 && System.nanoTime() < deadline) {
+                    Thread.sleep(0, 100_000);
+                }
+                assertThat(turn.pendingEvents.get()).as("ring %d served", i).isZero();
+            }
+            progress.stop();
+            if (pollNanos > 0) {
+                assertThat(bell.awaits.get()).as("sleeps of a polling helper").isZero();
+            } else {
+                assertThat(bell.awaits.get()).as("sleeps of a helper that does not poll").isGreaterThanOrEqualTo(rings);
+            }
+        }
+    }
+
     @Test
     @Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void withNoReceivePendingTheBellIsNeverArmedAndTheHelperNeverRuns() throws Exception {

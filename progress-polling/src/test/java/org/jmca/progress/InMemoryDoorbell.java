@@ -12,6 +12,8 @@ final class InMemoryDoorbell implements BtlDoorbell {
     private final AtomicInteger rings = new AtomicInteger();
     private volatile BooleanSupplier arrivals = () -> false;
     private volatile Thread sleeper;
+    /** Times the helper went to sleep on this bell. */
+    final AtomicInteger awaits = new AtomicInteger();
 
     void arrivals(BooleanSupplier arrivals) {
         this.arrivals = arrivals;
@@ -54,6 +56,7 @@ final class InMemoryDoorbell implements BtlDoorbell {
     @Override
     public void await(int seen, long timeoutNanos) {
         sleeper = Thread.currentThread();
+        awaits.incrementAndGet();
         if (rings.get() == seen) {
             LockSupport.parkNanos(timeoutNanos);
         }

@@ -56,6 +56,32 @@ class PollingProgressComponentTest {
                 .isTrue();
     }
 
+    private static HelperThread.Placement helper(ProgressEnvironment environment, String... nameValues) {
+        List<String> all = new ArrayList<>(List.of("progress_polling_async", "lockfree"));
+        all.addAll(List.of(nameValues));
+        return ((PollingProgressEngine) engineWith(environment, all.toArray(String[]::new))).helperPlacement();
+    }
+
+    /**
+     * The helper polls only on a CPU of its own. The CPUs come from the environment (the process's,
+     * before the rank bound its thread): the helper named on the other rank's CPU sleeps.
+     */
+    @Test
+    void theHelperGoesToASpareCpuAndPollsThereOnly() {
+        HelperThread.Placement crossed = helper(new ProgressEnvironment(2, 2, 0, new int[] {0, 1}),
+                "progress_polling_async_cpus", "1,0");
+        assertThat(crossed.cpus()).containsExactly(1);
+        assertThat(crossed.pollNanos()).isZero();
+        HelperThread.Placement spare = helper(new ProgressEnvironment(2, 4, 1, new int[] {0, 1, 2, 3}));
+        assertThat(spare.cpus()).containsExactly(3);
+        assertThat(spare.pollNanos()).isEqualTo(1_000_000_000L);
+        HelperThread.Placement none = helper(new ProgressEnvironment(2, 2, 1, new int[] {0, 1}));
+        assertThat(none.cpus()).containsExactly(0, 1);
+        assertThat(none.pollNanos()).isZero();
+        assertThat(helper(new ProgressEnvironment(2, 4, 1, new int[] {0, 1, 2, 3}), "progress_polling_async_poll_us",
+                "0").pollNanos()).isZero();
+    }
+
     @Test
     void badHelperPlacementsAreErrorsNamingTheParameterAndTheValue() {
         assertThatThrownBy(() -> engineWith(new ProgressEnvironment(1, 1), "progress_polling_async_nice", "-21"))
@@ -65,6 +91,9 @@ class PollingProgressComponentTest {
                 .isInstanceOf(McaException.class)
                 .hasMessageContaining("progress_polling_async_cpus=0,x (command line --mca progress_polling_async_cpus)")
                 .hasMessageContaining("\"x\" is not a CPU number");
+        assertThatThrownBy(() -> engineWith(new ProgressEnvironment(1, 1), "progress_polling_async_poll_us", "-2"))
+                .isInstanceOf(McaException.class)
+                .hasMessageContaining("progress_polling_async_poll_us=-2 (command line --mca progress_polling_async_poll_us)");
         assertThatThrownBy(() -> engineWith(new ProgressEnvironment(1, 1), "progress_polling_async", "sometimes"))
                 .isInstanceOf(McaException.class)
                 .hasMessageContaining("sometimes");

@@ -27,6 +27,7 @@ import org.jmca.mca.pml.PmlModule;
 import org.jmca.mca.progress.AsyncSources;
 import org.jmca.mca.progress.ProgressComponent;
 import org.jmca.mca.progress.ProgressEngine;
+import org.jmca.mca.os.ThreadPlacement;
 import org.jmca.mca.progress.ProgressEnvironment;
 import org.jmca.rte.AotCacheUse;
 import org.jmca.rte.JobInfo;
@@ -112,6 +113,7 @@ public final class JobRuntime {
     public static JobRuntime start(Map<String, String> env, boolean multiple) {
         WireUp wireUp = WireUp.detect(env);
         JobInfo job = wireUp.job();
+        int[] cpus = ThreadPlacement.allowedCpus(); // read before the rank binds this thread to one of them
         // first: what follows runs on the rank's CPU
         String binding = RankBinding.apply(env, job);
         if (binding != null) {
@@ -129,7 +131,7 @@ public final class JobRuntime {
             frameworks.warnings().forEach(w -> System.err.println("jmca: warning: " + w));
         }
         ProgressEngine progress = ((ProgressComponent) frameworks.selection(Framework.PROGRESS).requireSingle())
-                .createEngine(new ProgressEnvironment(job.localSize(), hostCpus(), job.localRank()));
+                .createEngine(new ProgressEnvironment(job.localSize(), hostCpus(), job.localRank(), cpus));
         List<BtlModule> btls = new ArrayList<>();
         BtlEnvironment btlEnvironment = new BtlEnvironment(job.rank(), job.size(), job.hostname(), job.jobId(),
                 job.jobKey(), progress, job.sessionDirectory(), wireUp.threadJob());

@@ -80,20 +80,23 @@ public final class ThreadPlacement {
 
     /** Binds the calling thread to {@code cpu}; what failed, or null. */
     public static String bind(int cpu) {
-        return place(0, cpu, false);
+        return place(0, new int[] {cpu}, false);
     }
 
     /**
-     * Places the calling thread: {@code nice} (-20..19; 0 leaves it), {@code cpu} (-1 leaves the
-     * affinity), {@code realtime} (SCHED_FIFO priority 1, so a wake-up preempts any ordinary
-     * thread). Returns what failed, or null.
+     * Places the calling thread: {@code nice} (-20..19; 0 leaves it), {@code cpus} (the CPUs it may
+     * run on; none leaves the affinity, which a new thread inherits from the thread that made it),
+     * {@code realtime} (SCHED_FIFO priority 1, so a wake-up preempts any ordinary thread). Returns
+     * what failed, or null.
      */
-    public static String place(int nice, int cpu, boolean realtime) {
-        if (nice == 0 && cpu < 0 && !realtime) {
+    public static String place(int nice, int[] cpus, boolean realtime) {
+        if (nice == 0 && cpus.length == 0 && !realtime) {
             return null;
         }
-        if (cpu >= CPU_SET_BYTES * 8) {
-            return "is not bound: CPU " + cpu + " is beyond " + (CPU_SET_BYTES * 8 - 1);
+        for (int cpu : cpus) {
+            if (cpu < 0 || cpu >= CPU_SET_BYTES * 8) {
+                return "is not bound: CPU " + cpu + (cpu < 0 ? " is negative" : " is beyond " + (CPU_SET_BYTES * 8 - 1));
+            }
         }
         try (Arena arena = Arena.ofConfined()) {
             if (Native.GETTID == null || Native.SETPRIORITY == null || Native.SETAFFINITY == null
@@ -117,12 +120,15 @@ public final class ThreadPlacement {
                             + (errno == 1 ? " (it needs CAP_SYS_NICE)" : "");
                 }
             }
-            if (cpu >= 0) {
+            if (cpus.length > 0) {
                 MemorySegment mask = arena.allocate(CPU_SET_BYTES, 8);
-                mask.set(ValueLayout.JAVA_BYTE, cpu / 8, (byte) (1 << (cpu % 8)));
+                for (int cpu : cpus) {
+                    mask.set(ValueLayout.JAVA_BYTE, cpu / 8,
+                            (byte) (mask.get(ValueLayout.JAVA_BYTE, cpu / 8) | 1 << (cpu % 8)));
+                }
                 if ((int) Native.SETAFFINITY.invokeExact(state, tid, (long) CPU_SET_BYTES, mask) != 0) {
-                    return "is not bound: sched_setaffinity(CPU " + cpu + ") failed with errno " + errno(state)
-                            + " (is that CPU online and allowed?)";
+                    return "is not bound: sched_setaffinity(CPU " + java.util.Arrays.toString(cpus).replaceAll("[\\[\\] ]", "")
+                            + ") failed with errno " + errno(state) + " (is that CPU online and allowed?)";
                 }
             }
             return null;
