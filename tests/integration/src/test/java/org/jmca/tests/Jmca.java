@@ -57,6 +57,12 @@ final class Jmca {
         return this;
     }
 
+    /** Leaves {@code name} out of the commands' environment. */
+    Jmca unset(String name) {
+        environment.remove(name);
+        return this;
+    }
+
     Jmca withExamplePlugin() {
         if (!Files.isRegularFile(EXAMPLE_PLUGIN)) {
             throw new IllegalStateException("the example plug-in jar is missing: " + EXAMPLE_PLUGIN);
