@@ -34,7 +34,7 @@ class LapiJobsTest {
 
     /**
      * The programs in polling mode; in the interrupt and lockfree modes, those whose traffic the
-     * dispatcher's mode changes. Wildcards, UnexpectedAndProbe and BadInput test pml/ob1's matching
+     * dispatcher's mode changes (Nonblocking's requests are the polling run's). Wildcards, UnexpectedAndProbe and BadInput test pml/ob1's matching
      * and argument checks, the same whatever carries the messages: they run over sm and tcp
      * (PointToPointJobsTest).
      */
@@ -47,12 +47,10 @@ class LapiJobsTest {
         "6, RandomStress,       2000,   polling,   6",
         "8, OneAllreduce,       100000, polling,   8",
         "2, MixedSizesPair,     '',     interrupt, 1",
-        "2, Nonblocking,        '',     interrupt, 1",
         "4, Semantics,          '',     interrupt, 1",
         "5, Collectives,        '',     interrupt, 5",
         "4, RandomStress,       2000,   interrupt, 4",
         "2, MixedSizesPair,     '',     lockfree,  1",
-        "2, Nonblocking,        '',     lockfree,  1",
         "4, Semantics,          '',     lockfree,  1",
         "5, Collectives,        '',     lockfree,  5",
         "4, RandomStress,       2000,   lockfree,  4",

@@ -24,7 +24,8 @@ class VerbsJobsTest {
     /**
      * The programs over the software device at connection limits and UD loss. Wildcards,
      * UnexpectedAndProbe and BadInput test pml/ob1's matching and argument checks, the same
-     * whatever carries the messages: they run over sm and tcp (PointToPointJobsTest).
+     * whatever carries the messages: they run over sm and tcp (PointToPointJobsTest). The socket
+     * wire (hosts apart) carries a pair, collectives over one connection, and the semantics.
      */
     @ParameterizedTest(name = "{1} on {0} ranks, max_conn={2} {3}, UD loss={4}, wire={6}")
     @CsvSource({
@@ -41,9 +42,7 @@ class VerbsJobsTest {
         "4, RandomStress,       2, lru,   0.2, 2000, auto",
         "4, Collectives,        2, lru-m, 0.2, '', auto",
         "6, OneAllreduce,       2, lru,   0,   100000, auto",
-        "2, MixedSizesPair,     0, lru,   0,   '', socket",
         "4, Semantics,          0, lru,   0,   '', socket",
-        "4, RandomStress,       2, lru,   0.2, 2000, socket",
     })
     void theProgramPassesOverTheSoftwareVerbsDevice(int np, String program, int maxConnections, String policy,
                                                      double udLoss, String count, String wire) {
