@@ -7,7 +7,6 @@ import java.lang.foreign.ValueLayout;
 import java.nio.Buffer;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -526,7 +525,7 @@ public class File {
         Memory memory = Memory.of(buf, count, type, false);
         etypes(memory.bytes(), type);
         List<ViewLayout.Piece> pieces = view.pieces(checkedOffset(offset) * etype.size(), memory.bytes());
-        try (FileLock lock = lockFor(pieces, false)) {
+        try (FileAccess.HeldLock lock = lockFor(pieces, false)) {
             FilePieces.write(channel, pieces, memory.forChannel());
         }
         return status(memory.bytes());
@@ -539,21 +538,21 @@ public class File {
         List<ViewLayout.Piece> pieces = view.pieces(checkedOffset(offset) * etype.size(), memory.bytes());
         ByteBuffer data = memory.forChannel();
         int read;
-        try (FileLock lock = lockFor(pieces, true)) {
+        try (FileAccess.HeldLock lock = lockFor(pieces, true)) {
             read = FilePieces.read(channel, pieces, data);
         }
         memory.delivered(data);
         return status(read);
     }
 
-    /** In atomic mode, a lock on the bytes the access touches. */
-    private FileLock lockFor(List<ViewLayout.Piece> pieces, boolean forRead) throws IOException {
+    /** In atomic mode, a lock on the bytes the access touches (thread ranks of one JVM wait for each other too). */
+    private FileAccess.HeldLock lockFor(List<ViewLayout.Piece> pieces, boolean forRead) throws IOException {
         if (!atomic || pieces.isEmpty()) {
             return null;
         }
         long first = pieces.getFirst().offset();
         long end = pieces.getLast().offset() + pieces.getLast().length();
-        return channel.lock(first, end - first, forRead);
+        return FileAccess.lock(path, channel, first, end - first, forRead);
     }
 
     private Status collectiveWrite(long offset, Object buf, int count, Datatype type) throws MPIException, IOException {

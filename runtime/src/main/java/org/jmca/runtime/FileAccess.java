@@ -1,15 +1,19 @@
 package org.jmca.runtime;
 
 import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.OpenOption;
+import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.HashSet;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * What MPI-IO's open reads before it touches a file: the access mode's bits (MPI.MODE_*, these
@@ -30,6 +34,50 @@ public final class FileAccess {
     public static final String AGGREGATORS_HINT = "cb_nodes";
 
     private FileAccess() {
+    }
+
+    /**
+     * In-JVM locks in front of the file locks, by file (striped). Java holds file locks per JVM,
+     * not per thread: while one channel of a file holds a lock, another channel's overlapping
+     * {@link FileChannel#lock} throws OverlappingFileLockException instead of waiting. Thread ranks
+     * (and threads of one process) are one JVM, so they first wait here for each other, then the
+     * file lock keeps other processes out.
+     */
+    private static final ReentrantLock[] IN_JVM = new ReentrantLock[64];
+
+    static {
+        for (int i = 0; i < IN_JVM.length; i++) {
+            IN_JVM[i] = new ReentrantLock();
+        }
+    }
+
+    /** A file lock and the in-JVM lock taken before it; closing releases both. */
+    public record HeldLock(ReentrantLock inJvm, FileLock file) implements AutoCloseable {
+        @Override
+        public void close() throws IOException {
+            try {
+                file.close();
+            } finally {
+                inJvm.unlock();
+            }
+        }
+    }
+
+    /**
+     * Locks bytes {@code position} to {@code position + size} of {@code file} through {@code
+     * channel}, one of its channels, waiting for the other threads of this JVM that lock the same
+     * file as well as for other processes.
+     */
+    public static HeldLock lock(Path file, FileChannel channel, long position, long size, boolean shared)
+            throws IOException {
+        ReentrantLock inJvm = IN_JVM[Math.floorMod(file.toAbsolutePath().normalize().hashCode(), IN_JVM.length)];
+        inJvm.lock();
+        try {
+            return new HeldLock(inJvm, channel.lock(position, size, shared));
+        } catch (IOException | RuntimeException | Error e) {
+            inJvm.unlock();
+            throw e;
+        }
     }
 
     /** {@code amode} if MPI allows it; MPI_ERR_AMODE saying why not. */

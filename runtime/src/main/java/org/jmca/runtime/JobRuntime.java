@@ -77,6 +77,12 @@ public final class JobRuntime {
     public final org.jmca.osc.OscCounters oscCounters = new org.jmca.osc.OscCounters();
     /** The next free communicator context; every rank of a communicator agrees on it when one is made. */
     public int nextContext = 4;
+    /**
+     * The collective MPI-IO calls' direct buffers ({@link TwoPhaseIo}), this process's own: a call
+     * takes them and gives them back. Thread ranks share the runtime's classes, so no static field.
+     */
+    final java.util.concurrent.atomic.AtomicReference<TwoPhaseIo.Buffers> ioBuffers =
+            new java.util.concurrent.atomic.AtomicReference<>();
 
     private JobRuntime(WireUp wireUp, McaFrameworks frameworks, ProgressEngine progress, List<BtlModule> btls,
                        List<Peer> peers, Map<String, String> published, PmlModule pml, boolean multiple) {

@@ -3,7 +3,6 @@ package org.jmca.runtime;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -32,9 +31,14 @@ public final class SharedFilePointer implements AutoCloseable {
         return channel;
     }
 
+    /** The pointer file's lock, which thread ranks of one JVM take in turn as processes do. */
+    private FileAccess.HeldLock lock(boolean shared) throws IOException {
+        return FileAccess.lock(path, channel(), 0, Long.MAX_VALUE, shared);
+    }
+
     /** Adds {@code delta} and returns the value before, atomically between processes. */
     public long fetchAdd(long delta) throws IOException {
-        try (FileLock lock = channel().lock()) {
+        try (FileAccess.HeldLock lock = lock(false)) {
             long before = read();
             write(before + delta);
             return before;
@@ -42,13 +46,13 @@ public final class SharedFilePointer implements AutoCloseable {
     }
 
     public long get() throws IOException {
-        try (FileLock lock = channel().lock(0, Long.MAX_VALUE, true)) {
+        try (FileAccess.HeldLock lock = lock(true)) {
             return read();
         }
     }
 
     public void set(long position) throws IOException {
-        try (FileLock lock = channel().lock()) {
+        try (FileAccess.HeldLock lock = lock(false)) {
             write(position);
         }
     }

@@ -200,21 +200,39 @@ public final class TwoPhaseIo {
     }
 
     /**
-     * Direct buffers kept from call to call and from file to file (MPI calls of a process do not
-     * overlap): no garbage, no new direct memory to zero and fault in for every open (that took
-     * 30 ms of each 8 MiB collective write), and channel I/O without NIO's bounce copies.
+     * Direct buffers kept from call to call and from file to file: no garbage, no new direct
+     * memory to zero and fault in for every open (that took 30 ms of each 8 MiB collective
+     * write), and channel I/O without NIO's bounce copies. They belong to one MPI process (its
+     * {@link JobRuntime}), not to this class: with {@code --ranks-as threads} every rank of the JVM
+     * shares this class, and static buffers let the ranks' concurrent collectives overwrite each
+     * other's bytes. A call takes the process's set for its duration ({@link #take}), so even
+     * overlapping calls of one process (THREAD_MULTIPLE) never share a buffer.
      */
-    private static ByteBuffer incoming;
-    private static ByteBuffer domain;
-    private static ByteBuffer staging;
+    static final class Buffers {
+        /** Larger buffers are let go after the call that needed them. */
+        private static final int RETAINED = 64 << 20;
 
-    /** Larger buffers are let go after the call that needed them. */
-    private static final int RETAINED = 64 << 20;
+        ByteBuffer incoming;
+        ByteBuffer domain;
+        ByteBuffer staging;
 
-    private static void trim() {
-        incoming = incoming != null && incoming.capacity() > RETAINED ? null : incoming;
-        domain = domain != null && domain.capacity() > RETAINED ? null : domain;
-        staging = staging != null && staging.capacity() > RETAINED ? null : staging;
+        void trim() {
+            incoming = incoming != null && incoming.capacity() > RETAINED ? null : incoming;
+            domain = domain != null && domain.capacity() > RETAINED ? null : domain;
+            staging = staging != null && staging.capacity() > RETAINED ? null : staging;
+        }
+    }
+
+    /** The process's buffers for one call (a new set if another call of the process holds them). */
+    private Buffers take() {
+        Buffers b = group.runtime.ioBuffers.getAndSet(null);
+        return b != null ? b : new Buffers();
+    }
+
+    /** Gives the call's buffers back to the process, trimmed. */
+    private void give(Buffers b) {
+        b.trim();
+        group.runtime.ioBuffers.set(b);
     }
 
     private static ByteBuffer room(ByteBuffer buffer, long bytes) {
@@ -226,23 +244,31 @@ public final class TwoPhaseIo {
     }
 
     /** {@code data} as a buffer the public calls take in place; else a copy in the staging buffer ({@code copyIn}). */
-    private ByteBuffer inPlace(MemorySegment data, boolean copyIn) {
+    private static ByteBuffer inPlace(Buffers b, MemorySegment data, boolean copyIn) {
         if (data.isNative() || data.heapBase().orElse(null) instanceof byte[]) {
             return data.asByteBuffer();
         }
-        staging = room(staging, data.byteSize());
+        b.staging = room(b.staging, data.byteSize());
         if (copyIn) {
-            MemorySegment.copy(data, 0, MemorySegment.ofBuffer(staging.clear()), 0, data.byteSize());
+            MemorySegment.copy(data, 0, MemorySegment.ofBuffer(b.staging.clear()), 0, data.byteSize());
         }
-        return staging;
+        return b.staging;
     }
 
     /** Writes {@code data}, the bytes of {@code pieces} one after another. Collective. */
     public void write(List<ViewLayout.Piece> pieces, MemorySegment data) throws IOException {
+        Buffers b = take();
+        try {
+            write(b, pieces, data);
+        } finally {
+            give(b);
+        }
+    }
+
+    private void write(Buffers b, List<ViewLayout.Piece> pieces, MemorySegment data) throws IOException {
         long[] requests = requests(pieces);
         if (!twoPhase(forWrites, requests)) {
-            FilePieces.write(channel, pieces, inPlace(data, true));
-            trim();
+            FilePieces.write(channel, pieces, inPlace(b, data, true));
             return;
         }
         Exchange x = new Exchange(pieces, requests);
@@ -250,18 +276,17 @@ public final class TwoPhaseIo {
         for (int r = 0; r < x.n; r++) {
             bytesFrom[r] = x.bytesFrom(r);
         }
-        incoming = room(incoming, Arrays.stream(bytesFrom).asLongStream().sum());
-        collective(OPERATION, CollFunction.ALLTOALLV, c -> c.allToAllv(inPlace(data, true), x.bytesTo,
-                displacements(x.bytesTo), Type.BYTE, incoming, bytesFrom, displacements(bytesFrom), Type.BYTE));
+        b.incoming = room(b.incoming, Arrays.stream(bytesFrom).asLongStream().sum());
+        ByteBuffer outgoing = inPlace(b, data, true);
+        collective(OPERATION, CollFunction.ALLTOALLV, c -> c.allToAllv(outgoing, x.bytesTo,
+                displacements(x.bytesTo), Type.BYTE, b.incoming, bytesFrom, displacements(bytesFrom), Type.BYTE));
         IOException failure = null;
         try {
-            writeDomain(x, MemorySegment.ofBuffer(incoming.clear()));
+            writeDomain(b, x, MemorySegment.ofBuffer(b.incoming.clear()));
         } catch (IOException e) {
             failure = e;
         } catch (RuntimeException | OutOfMemoryError e) { // every process must still reach the agreement
             failure = new IOException(e.toString(), e);
-        } finally {
-            trim();
         }
         agree(failure);
     }
@@ -284,13 +309,14 @@ public final class TwoPhaseIo {
     }
 
     /** Places the pieces' bytes in the domain (lower ranks first where they overlap) and writes its covered runs. */
-    private void writeDomain(Exchange x, MemorySegment bytes) throws IOException {
+    private void writeDomain(Buffers b, Exchange x, MemorySegment bytes) throws IOException {
         long[] span = x.span();
         if (span == null) {
             return;
         }
         int length = Math.toIntExact(span[1] - span[0]);
-        domain = room(domain, length);
+        b.domain = room(b.domain, length);
+        ByteBuffer domain = b.domain;
         MemorySegment buffer = MemorySegment.ofBuffer(domain.clear());
         java.util.BitSet covered = new java.util.BitSet(length);
         long at = 0;
@@ -317,14 +343,22 @@ public final class TwoPhaseIo {
      * lie before the end of the file. Collective.
      */
     public long read(List<ViewLayout.Piece> pieces, MemorySegment data) throws IOException {
+        Buffers b = take();
+        try {
+            return read(b, pieces, data);
+        } finally {
+            give(b);
+        }
+    }
+
+    private long read(Buffers b, List<ViewLayout.Piece> pieces, MemorySegment data) throws IOException {
         long[] requests = requests(pieces);
         if (!twoPhase(forReads, requests)) {
-            ByteBuffer bytes = inPlace(data, false);
+            ByteBuffer bytes = inPlace(b, data, false);
             int read = FilePieces.read(channel, pieces, bytes);
-            if (bytes == staging) {
-                MemorySegment.copy(MemorySegment.ofBuffer(staging.clear()), 0, data, 0, data.byteSize());
+            if (bytes == b.staging) {
+                MemorySegment.copy(MemorySegment.ofBuffer(b.staging.clear()), 0, data, 0, data.byteSize());
             }
-            trim();
             return read;
         }
         Exchange x = new Exchange(pieces, requests);
@@ -333,7 +367,7 @@ public final class TwoPhaseIo {
         IOException failure = null;
         if (span != null) {
             try {
-                readDomain(x, span, bytesFrom);
+                readDomain(b, x, span, bytesFrom);
             } catch (IOException e) {
                 failure = e;
                 Arrays.fill(bytesFrom, 0);
@@ -343,14 +377,14 @@ public final class TwoPhaseIo {
             }
         }
         agree(failure);
-        ByteBuffer target = inPlace(data, false);
-        incoming = room(incoming, 0); // a process that is no aggregator sends nothing from it
-        collective(OPERATION, CollFunction.ALLTOALLV, c -> c.allToAllv(incoming, bytesFrom,
+        ByteBuffer target = inPlace(b, data, false);
+        b.incoming = room(b.incoming, 0); // a process that is no aggregator sends nothing from it
+        ByteBuffer outgoing = b.incoming;
+        collective(OPERATION, CollFunction.ALLTOALLV, c -> c.allToAllv(outgoing, bytesFrom,
                 displacements(bytesFrom), Type.BYTE, target, x.bytesTo, displacements(x.bytesTo), Type.BYTE));
-        if (target == staging) {
-            MemorySegment.copy(MemorySegment.ofBuffer(staging.clear()), 0, data, 0, data.byteSize());
+        if (target == b.staging) {
+            MemorySegment.copy(MemorySegment.ofBuffer(b.staging.clear()), 0, data, 0, data.byteSize());
         }
-        trim();
         return readBefore(pieces, channel.size());
     }
 
@@ -367,23 +401,23 @@ public final class TwoPhaseIo {
      * Reads the span of the pieces asked for once (data sieving) and puts each process's bytes,
      * process by process, in the incoming buffer, which then goes out; sets {@code bytesFrom}.
      */
-    private void readDomain(Exchange x, long[] span, int[] bytesFrom) throws IOException {
+    private void readDomain(Buffers b, Exchange x, long[] span, int[] bytesFrom) throws IOException {
         int length = Math.toIntExact(span[1] - span[0]);
-        domain = room(domain, length);
-        ByteBuffer whole = domain.clear().limit(length);
+        b.domain = room(b.domain, length);
+        ByteBuffer whole = b.domain.clear().limit(length);
         while (whole.hasRemaining() && channel.read(whole, span[0] + whole.position()) > 0) {
             // until the span is read or the file ends
         }
         int got = whole.position();
-        MemorySegment read = MemorySegment.ofBuffer(domain.clear());
+        MemorySegment read = MemorySegment.ofBuffer(b.domain.clear());
         read.asSlice(got, length - got).fill((byte) 0); // beyond the end of the file: zeros
         long total = 0;
         for (int r = 0; r < x.n; r++) {
             bytesFrom[r] = x.bytesFrom(r);
             total += bytesFrom[r];
         }
-        incoming = room(incoming, total);
-        MemorySegment outgoing = MemorySegment.ofBuffer(incoming.clear());
+        b.incoming = room(b.incoming, total);
+        MemorySegment outgoing = MemorySegment.ofBuffer(b.incoming.clear());
         long at = 0;
         for (int i = 0; i < x.received.length; i += 2) {
             int n = (int) x.received[i + 1];
