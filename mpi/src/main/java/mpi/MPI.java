@@ -16,6 +16,7 @@ import org.jmca.mca.McaException;
 import org.jmca.mpi.InitWarmup;
 import org.jmca.rte.WireUpException;
 import org.jmca.rte.launcher.AppContexts;
+import org.jmca.rte.launcher.ThreadJob;
 import org.jmca.runtime.BufferedSends;
 import org.jmca.runtime.Communicator;
 import org.jmca.runtime.ErrorClass;
@@ -408,8 +409,12 @@ public final class MPI {
     /** MPI.INFO_ENV's entries: what MPI_INFO_ENV holds in Open MPI, as far as a Java job has them. */
     private static Map<String, String> environment(String[] args, JobRuntime started, int threadLevel) {
         Map<String, String> env = new LinkedHashMap<>();
-        String command = System.getProperty("sun.java.command", "");
-        env.put("command", command.isEmpty() ? "java" : command.split(" ", 2)[0]);
+        // the program's main class: a thread rank's launcher says it, a rank process's java command line names it
+        String command = System.getenv(ThreadJob.ENV_COMMAND);
+        if (command == null) {
+            command = System.getProperty("sun.java.command", "").split(" ", 2)[0];
+        }
+        env.put("command", command.isEmpty() ? "java" : command);
         env.put("argv", String.join(" ", args == null ? new String[0] : args));
         String size = Integer.toString(started.job.size());
         env.put("maxprocs", size);

@@ -255,6 +255,7 @@ public final class Launcher implements Callable<Integer> {
         }
         env.putAll(parametersAndLib());
         env.putAll(binding());
+        env.put(ThreadJob.ENV_COMMAND, mainClass);
         List<URL> path = new ArrayList<>();
         for (String entry : userClassPath) {
             // a JVM expands "dir/*" to the jars in dir; a class loader does not

@@ -1,9 +1,6 @@
 package org.jmca.rte.launcher;
 
 import java.io.IOException;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
-import java.lang.reflect.Modifier;
 import java.net.URL;
 import java.security.SecureRandom;
 import java.time.Duration;
@@ -37,6 +34,11 @@ import org.jmca.rte.WireUpException;
  * classes can be collected.
  */
 public final class ThreadJob implements ThreadWireUp.Job {
+    /**
+     * In a thread rank's environment: the program's main class, which MPI.INFO_ENV's "command"
+     * gives, as it does for a rank process, whose java command line names it.
+     */
+    public static final String ENV_COMMAND = "JMCA_COMMAND";
     /** How long the other ranks may take to stop once the job is ending, before they are interrupted. */
     private static final long GRACE_MILLIS = 2000;
 
@@ -119,25 +121,20 @@ public final class ThreadJob implements ThreadWireUp.Job {
         this.finalizedRanks = new boolean[size];
     }
 
-    /** A body that runs {@code className}'s {@code public static void main(String[])} with {@code args}. */
+    /**
+     * A body that runs {@code className}'s main method with {@code args}, chosen and called as the
+     * {@code java} launcher would ({@link MainMethod}).
+     */
     public static RankBody main(String className, List<String> args) {
         String[] arguments = args.toArray(String[]::new);
         return (rank, loader) -> {
-            Method main;
+            Class<?> type;
             try {
-                main = Class.forName(className, true, loader).getMethod("main", String[].class);
-            } catch (ClassNotFoundException | NoSuchMethodException e) {
-                throw new IllegalArgumentException("cannot run " + className + ": " + (e instanceof ClassNotFoundException
-                        ? "no such class on the class path" : "it has no main(String[])"), e);
+                type = Class.forName(className, true, loader);
+            } catch (ClassNotFoundException e) {
+                throw new MainMethod.NotRunnable("Could not find or load main class " + className);
             }
-            if (!Modifier.isStatic(main.getModifiers())) {
-                throw new IllegalArgumentException("cannot run " + className + ": its main(String[]) is not static");
-            }
-            try {
-                main.invoke(null, (Object) arguments.clone());
-            } catch (InvocationTargetException e) {
-                throw e.getCause();
-            }
+            MainMethod.of(type).run(arguments.clone());
         };
     }
 
@@ -233,6 +230,11 @@ public final class ThreadJob implements ThreadWireUp.Job {
         } catch (RankSystem.RankExit exit) {
             output.flush();
             ended(rank, exit.status());
+        } catch (MainMethod.NotRunnable notRunnable) { // as java says it, without a stack trace
+            System.err.println("Error: " + notRunnable.getMessage());
+            output.flush();
+            listener.exited(rank, 1);
+            fail("rank " + rank + ": " + notRunnable.getMessage(), 1);
         } catch (Throwable failure) {
             failure.printStackTrace(); // into the rank's own stderr: this thread writes as the rank
             output.flush();
