@@ -23,14 +23,13 @@ class GmJobsTest {
     Path home;
 
     /**
-     * The programs whose traffic GM's flow control shapes. Wildcards, UnexpectedAndProbe and
-     * BadInput test pml/ob1's matching and argument checks, the same whatever carries the
-     * messages: they run over sm and tcp (PointToPointJobsTest).
+     * The programs whose traffic GM's flow control shapes. Wildcards, UnexpectedAndProbe,
+     * Nonblocking and BadInput test pml/ob1's matching, requests and argument checks, the same
+     * whatever carries the messages: they run over sm and tcp (PointToPointJobsTest).
      */
     @ParameterizedTest(name = "{1} on {0} ranks")
     @CsvSource({
         "2, MixedSizesPair,     ''",
-        "2, Nonblocking,        ''",
         "4, Semantics,          ''",
         "5, Collectives,        ''",
         "6, RandomStress,       2000",

@@ -15,7 +15,8 @@ import org.jmca.launch.MpiJob;
  * MPI_THREAD_MULTIPLE (issue 21): random mixes of blocking and non-blocking sends, receives and
  * probes from 2 to 8 threads per rank on 2 to 4 ranks deliver every message exactly once and in
  * MPI order per (sender, communicator, tag), over btl/thread, sm and tcp. The ranks are threads of
- * this JVM (a job costs a fraction of a second), each transport carrying their traffic.
+ * this JVM (a job costs a fraction of a second), each transport carrying their traffic; once as
+ * rank processes too.
  */
 class ThreadMultipleTest {
 
@@ -42,6 +43,19 @@ class ThreadMultipleTest {
             assertThat(result.stdout(rank)).as("rank %d over %s", rank, btl)
                     .containsExactly("PASS thread multiple: rank " + rank + ", " + threadPairs + " threads, "
                             + 40 * (ranks - 1) * threadPairs + " messages received");
+        }
+    }
+
+    /** The same program as rank processes: their threads over sm. */
+    @org.junit.jupiter.api.Test
+    void everyMessageArrivesOnceAndInOrderAsProcessesToo() throws Exception {
+        MpiJob.Result result = MpiJob.processes(2).classPath(Jmca.PROGRAMS).mca("mpi_warmup_ms", "0")
+                .mca("btl", "self,sm").main("org.jmca.tests.programs.ThreadMultiple", "3", "40", "7").start()
+                .waitFor(Duration.ofMinutes(2));
+        assertThat(result.status()).isZero();
+        for (int rank = 0; rank < 2; rank++) {
+            assertThat(result.stdout(rank)).containsExactly("PASS thread multiple: rank " + rank + ", 3 threads, "
+                    + 40 * 3 + " messages received");
         }
     }
 

@@ -4,10 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CancellationException;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import org.jmca.launch.MpiJob;
 import org.jmca.launch.RankFailedException;
 import org.junit.jupiter.api.Test;
@@ -40,8 +47,8 @@ class ThreadRanksTest {
         }
     }
 
-    @ParameterizedTest(name = "{1} on {0} thread ranks")
-    @CsvSource(delimiter = '|', textBlock = """
+    /** Every program, its ranks and its argument, as the thread ranks of this JVM run it. */
+    private static final String AS_THREADS = """
             1  | LaunchProbe         |
             2  | Wildcards           |
             16 | Wildcards           |
@@ -60,9 +67,40 @@ class ThreadRanksTest {
             4  | OneSided            | 65536
             2  | RingStress          | 30000
             3  | ApiEnvironment      |
-            """)
-    void everyProgramPassesWithItsRanksAsThreads(int ranks, String program, String argument) throws Exception {
-        String[] args = argument == null ? new String[0] : new String[] {argument};
+            2  | AfterInit           |
+            3  | FileIo              | {dir}
+            2  | CollectiveSweep     |
+            2  | AsyncStress         | 60
+            2  | McastBcasts         | 5 1
+            """;
+
+    /** The programs that the table above leaves out, and why. */
+    private static final Map<String, String> NOT_IN_THE_TABLE = Map.ofEntries(
+            Map.entry("Failing", "fails on purpose: the failure tests below run its roles as threads"),
+            Map.entry("NonPublicMain", "JavaLaunchRulesTest runs it in both modes"),
+            Map.entry("InstanceMain", "JavaLaunchRulesTest runs it in both modes"),
+            Map.entry("NoArgsMain", "JavaLaunchRulesTest runs it in both modes"),
+            Map.entry("NoMain", "has no main method java would run: JavaLaunchRulesTest checks the error in both"
+                    + " modes"),
+            Map.entry("OpenMpiBehaviours", "JavaApiTest runs it as threads and as processes"),
+            Map.entry("DynamicJobs", "its jobs meet and spawn over btl/tcp, which this table's ranks do not"
+                    + " select; SpawnedPrograms spawns from thread ranks (DynamicProcessesTest)"),
+            Map.entry("SpawnedPrograms", "DynamicProcessesTest runs it as threads and as processes"),
+            Map.entry("CollectiveContract", "CollContractTest runs it as threads and as processes, for every coll"
+                    + " component"),
+            Map.entry("ThreadMultiple", "ThreadMultipleTest runs it as threads over every transport, and as"
+                    + " processes"),
+            Map.entry("AsyncNotifications", "checks the doorbells of asynchronous progress, which are btl/sm's:"
+                    + " this table's btl/thread rings none (as threads over self,sm it passes)"),
+            Map.entry("Launching", "tests what jmpirun gives rank processes (LauncherTest): rank 0's standard input,"
+                    + " which thread ranks share with jmpirun, a rank late to MPI.Init, the exported environment"));
+
+    @ParameterizedTest(name = "{1} on {0} thread ranks")
+    @CsvSource(delimiter = '|', textBlock = AS_THREADS)
+    void everyProgramPassesWithItsRanksAsThreads(int ranks, String program, String argument, @TempDir Path dir)
+            throws Exception {
+        String[] args = argument == null ? new String[0] : argument.replace("{dir}", dir.toString())
+                .replace("{programs}", Jmca.PROGRAMS.toString()).split(" ");
         MpiJob.Result result = run(threads(ranks).mca("btl", "self,thread").main(PROGRAMS + program, args));
         assertThat(result.status()).isZero();
         assertThat(result.exitStatuses()).hasSize(ranks).allSatisfy((rank, status) -> assertThat(status).isZero());
@@ -70,6 +108,45 @@ class ThreadRanksTest {
         assertThat(lines).as("output of %s", program)
                 .anyMatch(line -> line.startsWith("PASS") || line.startsWith("hello from rank 0 of 1"))
                 .noneMatch(line -> line.startsWith("FAIL"));
+    }
+
+    /**
+     * Every program of the suite runs as thread ranks in the table above (or the table says why
+     * not) and as rank processes in another test class, so that a difference between the two
+     * ways of starting a program is found here, not by users.
+     */
+    @Test
+    void everyProgramRunsAsThreadsHereAndAsProcessesElsewhere() throws Exception {
+        Path sources = Jmca.ROOT.resolve("tests/integration/src/test/java/org/jmca/tests");
+        StringBuilder others = new StringBuilder();
+        try (var files = Files.list(sources)) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
+                if (!file.getFileName().toString().equals("ThreadRanksTest.java")) {
+                    others.append(Files.readString(file));
+                }
+            }
+        }
+        Set<String> table = AS_THREADS.lines().map(line -> line.split("\\|")[1].strip()).collect(Collectors.toSet());
+        Set<String> programs = new TreeSet<>();
+        try (var files = Files.list(Jmca.PROGRAMS.resolve("org/jmca/tests/programs"))) {
+            for (Path file : files.toList()) {
+                String name = file.getFileName().toString();
+                if (name.endsWith(".class") && !name.contains("$") && Arrays.stream(Class.forName(PROGRAMS
+                        + name.replace(".class", ""), false, getClass().getClassLoader()).getDeclaredMethods())
+                        .anyMatch(m -> m.getName().equals("main"))) {
+                    programs.add(name.replace(".class", ""));
+                }
+            }
+        }
+        assertThat(programs).hasSizeGreaterThan(25);
+        for (String program : programs) {
+            assertThat(table.contains(program) || NOT_IN_THE_TABLE.containsKey(program))
+                    .as("%s runs as thread ranks in this class's table, or NOT_IN_THE_TABLE says why not", program)
+                    .isTrue();
+            assertThat(Pattern.compile("\\b" + program + "\\b").matcher(others).find())
+                    .as("%s runs as rank processes in another test class", program).isTrue();
+        }
+        assertThat(programs).containsAll(NOT_IN_THE_TABLE.keySet()).containsAll(table);
     }
 
     @ParameterizedTest(name = "examples.{0}")
@@ -167,7 +244,8 @@ class ThreadRanksTest {
             Thread.sleep(50);
             names = Thread.getAllStackTraces().keySet().stream().map(Thread::getName)
                     .filter(name -> name.startsWith("jmca-rank-") || name.startsWith("btl-") || name.startsWith("jmca-"))
-                    .filter(name -> !name.equals("jmca-job")).toList();
+                    // jmca-spawner lives as long as the JVM once a rank has spawned (its children's parent-death signal)
+                    .filter(name -> !name.equals("jmca-job") && !name.equals("jmca-spawner")).toList();
         } while (!names.isEmpty() && System.nanoTime() < deadline);
         return names;
     }

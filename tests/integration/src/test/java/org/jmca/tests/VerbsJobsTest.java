@@ -23,14 +23,13 @@ class VerbsJobsTest {
 
     /**
      * The programs over the software device at connection limits and UD loss. Wildcards,
-     * UnexpectedAndProbe and BadInput test pml/ob1's matching and argument checks, the same
-     * whatever carries the messages: they run over sm and tcp (PointToPointJobsTest). The socket
+     * UnexpectedAndProbe, Nonblocking and BadInput test pml/ob1's matching, requests and argument
+     * checks, the same whatever carries the messages: they run over sm and tcp (PointToPointJobsTest). The socket
      * wire (hosts apart) carries a pair, collectives over one connection, and the semantics.
      */
     @ParameterizedTest(name = "{1} on {0} ranks, max_conn={2} {3}, UD loss={4}, wire={6}")
     @CsvSource({
         "2, MixedSizesPair,     0, lru,   0,   '', auto",
-        "2, Nonblocking,        0, lru,   0,   '', auto",
         "4, Semantics,          0, lru,   0,   '', auto",
         "5, Collectives,        0, lru,   0,   '', auto",
         "4, RandomStress,       0, lru,   0,   3000, auto",
