@@ -3,7 +3,6 @@ package org.jmca.btl.lapi;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -28,6 +27,7 @@ import org.jmca.btl.base.SharedRing;
 import org.jmca.btl.base.Sockets;
 import org.jmca.common.lapi.LapiException;
 import org.jmca.common.lapi.LapiMode;
+import org.jmca.mca.fuzz.FuzzSockets;
 
 /**
  * Fuzzes the LAPI switch's frames on the TCP wire ({@code int length} in native order, then
@@ -347,32 +347,7 @@ class LapiWireFuzzTest {
 
     /** Writes {@code stream} and closes the client's side, then waits (bounded) for the wire to close its own. */
     private static void exchange(SocketChannel channel, ByteBuffer stream) throws Exception {
-        Thread writer = Thread.ofVirtual().start(() -> {
-            try {
-                Sockets.writeFully(channel, stream);
-                channel.shutdownOutput();
-            } catch (IOException e) {
-                // the wire dropped the connection at a bad frame, before everything was written
-            }
-        });
-        long[] written = {0};
-        Thread reader = Thread.ofVirtual().start(() -> {
-            ByteBuffer buffer = ByteBuffer.allocate(64);
-            try {
-                while (channel.read(buffer.clear()) >= 0) {
-                    written[0] += buffer.position();
-                }
-            } catch (IOException e) {
-                // reset: closed by the wire too
-            }
-        });
-        boolean closed = reader.join(Duration.ofNanos(TIMEOUT_NANOS));
-        if (!closed) {
-            channel.close();
-        }
-        writer.join();
-        reader.join();
-        assertThat(closed).as("the wire closed the connection within 5 s").isTrue();
-        assertThat(written[0]).as("the wire never writes on a connection of frames").isZero();
+        assertThat(FuzzSockets.sendAndAwaitClose(channel, stream, Duration.ofNanos(TIMEOUT_NANOS), "the wire"))
+                .as("the wire never writes on a connection of frames").isEmpty();
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
@@ -53,6 +54,28 @@ record FuzzedPorts(Verbs.ProtectionDomain pdV, Verbs.ProtectionDomain pdP, Verbs
                     udReceiveBytes))));
         }
         return new FuzzedPorts(pdV, pdP, cqV, udCq, cqP, rcV, udV, rcP, udBuffers);
+    }
+
+    /**
+     * Posts 8 bytes each way over the connected RC pair, the traffic beside the forged packets:
+     * receives 7 (victim) and 8 (peer) into bytes 0-63, sends 9 and 10 of bytes 64-71.
+     */
+    void postCrossTraffic(MemoryRegion bufV, MemoryRegion bufP) {
+        bytes(bufV).set(ValueLayout.JAVA_LONG, 64, 0x1111_2222L);
+        bytes(bufP).set(ValueLayout.JAVA_LONG, 64, 0x3333_4444L);
+        rcV.postRecv(new RecvRequest(7, List.of(bufV.sge(bufV.address(), 64))));
+        rcP.postRecv(new RecvRequest(8, List.of(bufP.sge(bufP.address(), 64))));
+        rcV.postSend(SendRequest.send(9, List.of(bufV.sge(bufV.address() + 64, 8))));
+        rcP.postSend(SendRequest.send(10, List.of(bufP.sge(bufP.address() + 64, 8))));
+    }
+
+    /** The cross traffic arrived: every completion succeeded and each side holds the other's 8 bytes. */
+    static void assertCrossTraffic(MemoryRegion bufV, MemoryRegion bufP, List<WorkCompletion> onVictim,
+                                   List<WorkCompletion> onPeer) {
+        assertThat(onVictim).allMatch(WorkCompletion::ok);
+        assertThat(onPeer).allMatch(WorkCompletion::ok);
+        assertThat(bytes(bufV).get(ValueLayout.JAVA_LONG, 0)).isEqualTo(0x3333_4444L);
+        assertThat(bytes(bufP).get(ValueLayout.JAVA_LONG, 0)).isEqualTo(0x1111_2222L);
     }
 
     /** Polls {@code cq} once, its completions into {@code into}, an error it throws into {@code errors}. */

@@ -3,7 +3,6 @@ package org.jmca.btl.verbs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.foreign.Arena;
 import java.lang.foreign.ValueLayout;
@@ -26,6 +25,7 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.Tuple;
 import org.jmca.btl.base.Sockets;
 import org.jmca.btl.verbs.Ibv.WcStatus;
+import org.jmca.mca.fuzz.FuzzSockets;
 
 /**
  * Fuzzes the software device's socket wire ({@link SoftWire}): a raw client that introduces
@@ -314,8 +314,6 @@ class SoftWireFuzzTest {
             Verbs.CompletionQueue cqV = ports.cqV();
             Verbs.CompletionQueue udCq = ports.udCq();
             Verbs.CompletionQueue cqP = ports.cqP();
-            Verbs.QueuePair rcV = ports.rcV();
-            Verbs.QueuePair rcP = ports.rcP();
             MemoryRegion udBuffers = ports.udBuffers();
             MemoryRegion exposed = pdV.register(arena.allocate(EXPOSED, 64), Ibv.ACCESS_LOCAL_WRITE
                     | Ibv.ACCESS_REMOTE_WRITE | Ibv.ACCESS_REMOTE_READ | Ibv.ACCESS_REMOTE_ATOMIC);
@@ -387,12 +385,7 @@ class SoftWireFuzzTest {
                     .isEqualTo(0x5EED);
 
             // And the other port's connection, over its own socket, both ways.
-            FuzzedPorts.bytes(bufV).set(ValueLayout.JAVA_LONG, 64, 0x1111_2222L);
-            FuzzedPorts.bytes(bufP).set(ValueLayout.JAVA_LONG, 64, 0x3333_4444L);
-            rcV.postRecv(new RecvRequest(7, List.of(bufV.sge(bufV.address(), 64))));
-            rcP.postRecv(new RecvRequest(8, List.of(bufP.sge(bufP.address(), 64))));
-            rcV.postSend(SendRequest.send(9, List.of(bufV.sge(bufV.address() + 64, 8))));
-            rcP.postSend(SendRequest.send(10, List.of(bufP.sge(bufP.address() + 64, 8))));
+            ports.postCrossTraffic(bufV, bufP);
             List<WorkCompletion> onVictim = new ArrayList<>();
             List<WorkCompletion> onPeer = new ArrayList<>();
             while (onVictim.size() < 2 || onPeer.size() < 2) {
@@ -402,10 +395,7 @@ class SoftWireFuzzTest {
                         .isLessThan(deadline);
             }
             assertThat(errors).isEmpty();
-            assertThat(onVictim).allMatch(WorkCompletion::ok);
-            assertThat(onPeer).allMatch(WorkCompletion::ok);
-            assertThat(FuzzedPorts.bytes(bufV).get(ValueLayout.JAVA_LONG, 0)).isEqualTo(0x3333_4444L);
-            assertThat(FuzzedPorts.bytes(bufP).get(ValueLayout.JAVA_LONG, 0)).isEqualTo(0x1111_2222L);
+            FuzzedPorts.assertCrossTraffic(bufV, bufP, onVictim, onPeer);
         } finally {
             System.setErr(stderr);
             try (var files = Files.list(fabric)) {
@@ -415,37 +405,8 @@ class SoftWireFuzzTest {
         }
     }
 
-    /**
-     * Writes {@code stream} and closes the client's sending side, while reading what the agent
-     * answers until it closes the connection (bounded: the agent must neither hang nor spin).
-     */
+    /** Writes {@code stream} and closes the client's sending side; what the agent answers before it closes. */
     private static byte[] exchange(SocketChannel channel, ByteBuffer stream) throws Exception {
-        Thread writer = Thread.ofVirtual().start(() -> {
-            try {
-                Sockets.writeFully(channel, stream);
-                channel.shutdownOutput();
-            } catch (IOException e) {
-                // the agent dropped the connection at a bad frame, before everything was written
-            }
-        });
-        ByteArrayOutputStream got = new ByteArrayOutputStream();
-        Thread reader = Thread.ofVirtual().start(() -> {
-            ByteBuffer buffer = ByteBuffer.allocate(8192);
-            try {
-                while (channel.read(buffer.clear()) >= 0) {
-                    got.write(buffer.array(), 0, buffer.position());
-                }
-            } catch (IOException e) {
-                // reset: closed by the agent too
-            }
-        });
-        boolean closed = reader.join(Duration.ofNanos(TIMEOUT_NANOS));
-        if (!closed) {
-            channel.close();
-        }
-        writer.join();
-        reader.join();
-        assertThat(closed).as("the agent closed the connection within 5 s").isTrue();
-        return got.toByteArray();
+        return FuzzSockets.sendAndAwaitClose(channel, stream, Duration.ofNanos(TIMEOUT_NANOS), "the agent");
     }
 }

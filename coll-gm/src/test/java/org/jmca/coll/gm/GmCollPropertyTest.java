@@ -25,7 +25,6 @@ import org.jmca.btl.gm.EmulatedGmPort;
 import org.jmca.mca.coll.CollCall;
 import org.jmca.mca.coll.CollFunction;
 import org.jmca.mca.coll.CollRequest;
-import org.jmca.mca.coll.Reduction;
 
 /**
  * coll/gm's collectives on the emulated GM NIC, each rank a thread with its own port and engine,
@@ -38,21 +37,6 @@ class GmCollPropertyTest {
     private static final CollFunction[] FUNCTIONS = {CollFunction.BCAST, CollFunction.REDUCE, CollFunction.ALLREDUCE,
         CollFunction.BARRIER, CollFunction.GATHER, CollFunction.SCATTER, CollFunction.ALLGATHER, CollFunction.ALLTOALL};
     private static final EmulatedGmPort.Settings NIC = new EmulatedGmPort.Settings(64 * 1024, 1, 1, 0, 0);
-    private static final Reduction SUM = new Reduction() {
-        @Override
-        public boolean commutative() {
-            return true;
-        }
-
-        @Override
-        public void apply(MemorySegment in, MemorySegment inout, int count) {
-            for (int i = 0; i < count; i++) {
-                long at = 4L * i;
-                inout.set(ValueLayout.JAVA_INT_UNALIGNED, at, in.get(ValueLayout.JAVA_INT_UNALIGNED, at)
-                        + inout.get(ValueLayout.JAVA_INT_UNALIGNED, at));
-            }
-        }
-    };
 
     @Provide
     Arbitrary<String> bcastRules() {
@@ -176,7 +160,7 @@ class GmCollPropertyTest {
             recvArg = rank == root ? send : recv;
             sendArg = null;
         }
-        CollRequest request = module.start(function, CollCall.of(sendArg, recvArg, n, 4, root, SUM, -1000));
+        CollRequest request = module.start(function, CollCall.of(sendArg, recvArg, n, 4, root, IntSum.SUM, -1000));
         long deadline = System.nanoTime() + 50_000_000_000L;
         while (!request.test()) {
             Thread.yield();

@@ -29,7 +29,6 @@ import org.jmca.mca.McaException;
 import org.jmca.mca.coll.CollCall;
 import org.jmca.mca.coll.CollFunction;
 import org.jmca.mca.coll.CollRequest;
-import org.jmca.mca.coll.Reduction;
 
 /**
  * Fuzzes coll/gm's own 48-byte message header as another GM node writes it: an intruder's port
@@ -326,21 +325,6 @@ class GmWireHeaderFuzzTest {
         }
     }
 
-    private static final Reduction SUM = new Reduction() {
-        @Override
-        public boolean commutative() {
-            return true;
-        }
-
-        @Override
-        public void apply(MemorySegment in, MemorySegment inout, int count) {
-            for (int i = 0; i < count; i++) {
-                long at = 4L * i;
-                inout.set(ValueLayout.JAVA_INT_UNALIGNED, at, in.get(ValueLayout.JAVA_INT_UNALIGNED, at)
-                        + inout.get(ValueLayout.JAVA_INT_UNALIGNED, at));
-            }
-        }
-    };
 
     /**
      * The job's broadcasts and allreduces, ranks as threads, while a node of no rank sends them
@@ -387,7 +371,7 @@ class GmWireHeaderFuzzTest {
                         }
                         MemorySegment result = bcast ? data : MemorySegment.ofArray(new int[count]);
                         CollRequest request = module.start(bcast ? CollFunction.BCAST : CollFunction.ALLREDUCE,
-                                CollCall.of(bcast ? null : data, result, count, 4, root, SUM, TAG - call));
+                                CollCall.of(bcast ? null : data, result, count, 4, root, IntSum.SUM, TAG - call));
                         long deadline = System.nanoTime() + 10_000_000_000L;
                         while (!request.test()) {
                             Thread.yield();

@@ -20,8 +20,6 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.IntRange;
-import net.jqwik.api.lifecycle.AfterContainer;
-import net.jqwik.api.lifecycle.BeforeContainer;
 import org.jmca.config.UserHocon;
 import org.jmca.mca.McaException;
 import org.jmca.mca.coll.CollFunction;
@@ -38,17 +36,7 @@ import org.jmca.mca.fuzz.TextMutations;
  */
 class SelectionMapFuzzTest {
     private static final SelectionMap SHIPPED = SelectionMap.load(null);
-    private static Path dir;
-
-    @BeforeContainer
-    static void createDirectory() throws IOException {
-        dir = Files.createTempDirectory("selection-map-fuzz");
-    }
-
-    @AfterContainer
-    static void deleteDirectory() throws IOException {
-        FuzzFiles.deleteTree(dir);
-    }
+    private static final Path DIR = FuzzFiles.directory("selection-map-fuzz");
 
     @Property(tries = 80)
     void aMutatedMapIsReadOrRefusedNamingTheFile(@ForAll("mutatedMaps") String text) {
@@ -62,7 +50,7 @@ class SelectionMapFuzzTest {
 
     @Property(tries = 30)
     void randomBytesAreReadOrRefused(@ForAll byte[] bytes) throws IOException {
-        Path file = Files.write(dir.resolve("bytes.conf"), bytes);
+        Path file = Files.write(DIR.resolve("bytes.conf"), bytes);
         try {
             SelectionMap.load(file);
         } catch (McaException e) {
@@ -159,7 +147,7 @@ class SelectionMapFuzzTest {
 
     private static Path write(String name, String text) {
         try {
-            return Files.write(dir.resolve(name), text.getBytes(StandardCharsets.UTF_8)); // a lone surrogate becomes '?'
+            return Files.write(DIR.resolve(name), text.getBytes(StandardCharsets.UTF_8)); // a lone surrogate becomes '?'
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

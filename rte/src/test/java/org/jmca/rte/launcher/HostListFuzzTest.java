@@ -21,8 +21,6 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.IntRange;
-import net.jqwik.api.lifecycle.AfterContainer;
-import net.jqwik.api.lifecycle.BeforeContainer;
 import org.jmca.mca.fuzz.FuzzFiles;
 import org.jmca.mca.fuzz.TextMutations;
 
@@ -34,17 +32,7 @@ import org.jmca.mca.fuzz.TextMutations;
  * file and line.
  */
 class HostListFuzzTest {
-    private static Path dir;
-
-    @BeforeContainer
-    static void createDirectory() throws IOException {
-        dir = Files.createTempDirectory("hostlist-fuzz");
-    }
-
-    @AfterContainer
-    static void deleteDirectory() throws IOException {
-        FuzzFiles.deleteTree(dir);
-    }
+    private static final Path DIR = FuzzFiles.directory("hostlist-fuzz");
 
     // ---- --host ----------------------------------------------------------------------------------
 
@@ -109,7 +97,7 @@ class HostListFuzzTest {
 
     @Property(tries = 60)
     void anyBytesGiveUsableHostsOrNameTheFile(@ForAll byte[] bytes) throws IOException {
-        Path file = Files.write(dir.resolve("bytes"), bytes);
+        Path file = Files.write(DIR.resolve("bytes"), bytes);
         try {
             usable(HostList.read(file));
         } catch (IllegalArgumentException e) {
@@ -135,7 +123,7 @@ class HostListFuzzTest {
 
     private static Path write(String name, String text) {
         try {
-            return Files.write(dir.resolve(name), text.getBytes(StandardCharsets.UTF_8));
+            return Files.write(DIR.resolve(name), text.getBytes(StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -3,8 +3,6 @@ package org.jmca.coll.tuned.rules;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -17,8 +15,6 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.IntRange;
-import net.jqwik.api.lifecycle.AfterContainer;
-import net.jqwik.api.lifecycle.BeforeContainer;
 import org.jmca.config.UserHocon;
 import org.jmca.mca.fuzz.FuzzFiles;
 
@@ -30,17 +26,7 @@ import org.jmca.mca.fuzz.FuzzFiles;
  * {@link RulesFileException} naming the file (and a line of it, where the reader knows one).
  */
 class HoconRulesFileFuzzTest {
-    private static Path dir;
-
-    @BeforeContainer
-    static void createDirectory() throws IOException {
-        dir = Files.createTempDirectory("hocon-rules-fuzz");
-    }
-
-    @AfterContainer
-    static void deleteDirectory() throws IOException {
-        FuzzFiles.deleteTree(dir);
-    }
+    private static final Path DIR = FuzzFiles.directory("hocon-rules-fuzz");
 
     @Property(tries = 100)
     void aMutatedTableIsReadOrRefusedNamingTheFile(@ForAll("mutatedTables") String text) {
@@ -75,7 +61,7 @@ class HoconRulesFileFuzzTest {
             text.append("x += ").append(i).append('\n');
         }
         text.append("collectives {}\n");
-        Path file = FuzzText.write(dir.resolve("appends.conf"), text.toString());
+        Path file = FuzzText.write(DIR.resolve("appends.conf"), text.toString());
         assertThatThrownBy(() -> HoconRulesFile.read(file))
                 .isInstanceOf(RulesFileException.class)
                 .hasMessageStartingWith(file + ":" + (UserHocon.MAX_SUBSTITUTIONS + 2) + ": more than");
@@ -85,7 +71,7 @@ class HoconRulesFileFuzzTest {
     @Example
     void aValueNestedBeyondTheLimitIsRefusedAtItsLine() {
         for (String deep : List.of("collectives" + ".a".repeat(1000) + " = 1", "x = " + "[".repeat(300) + "]".repeat(300))) {
-            Path file = FuzzText.write(dir.resolve("deep.conf"), "module = tuned\n" + deep + "\n");
+            Path file = FuzzText.write(DIR.resolve("deep.conf"), "module = tuned\n" + deep + "\n");
             assertThatThrownBy(() -> HoconRulesFile.read(file))
                     .isInstanceOf(RulesFileException.class)
                     .hasMessageStartingWith(file + ":2: nested more than " + UserHocon.MAX_DEPTH);
@@ -96,7 +82,7 @@ class HoconRulesFileFuzzTest {
     void anIncludeIsRefusedAtItsLine() {
         for (String include : List.of("include \"other.json\"", "include url(\"http://example.invalid/rules\")",
                 "include file(\"/etc/hosts\")")) {
-            Path file = FuzzText.write(dir.resolve("include.json"), "{\n  " + include + "\n  collectives {}\n}\n");
+            Path file = FuzzText.write(DIR.resolve("include.json"), "{\n  " + include + "\n  collectives {}\n}\n");
             assertThatThrownBy(() -> HoconRulesFile.read(file))
                     .isInstanceOf(RulesFileException.class)
                     .hasMessageStartingWith(file + ":2: include")
@@ -106,17 +92,17 @@ class HoconRulesFileFuzzTest {
 
     @Example
     void aSubstitutionIsResolvedWithinTheFileOnly() {
-        Path file = FuzzText.write(dir.resolve("subst.conf"),
+        Path file = FuzzText.write(DIR.resolve("subst.conf"),
                 "\"$schema\" = knomial\ncollectives { bcast = [ { rules = [ { alg = ${\"$schema\"} } ] } ] }\n");
         assertThat(HoconRulesFile.read(file).sections()).hasSize(1);
-        Path env = FuzzText.write(dir.resolve("env.conf"),
+        Path env = FuzzText.write(DIR.resolve("env.conf"),
                 "collectives { bcast = [ { rules = [ { alg = ${PATH} } ] } ] }\n");
         assertThatThrownBy(() -> HoconRulesFile.read(env)).isInstanceOf(RulesFileException.class)
                 .hasMessageStartingWith(env + ":1: ");
     }
 
     private static void readOrRefused(String text) {
-        Path file = FuzzText.write(dir.resolve("fuzz.json"), text);
+        Path file = FuzzText.write(DIR.resolve("fuzz.json"), text);
         try {
             RulesFiles.read(file);
         } catch (RulesFileException e) {
